@@ -1,0 +1,81 @@
+package org.elasticam.conf;
+
+import java.util.Locale;
+
+/** An amount of memory or disk, in bytes. Parsed from {@code 512m}, {@code 4g}, {@code 1024k}. */
+public record ByteSize(long bytes) implements Comparable<ByteSize> {
+
+  private static final long KIB = 1024L;
+  private static final long MIB = KIB * 1024;
+  private static final long GIB = MIB * 1024;
+  private static final long TIB = GIB * 1024;
+
+  public ByteSize {
+    if (bytes < 0) {
+      throw new IllegalArgumentException("a size cannot be negative: " + bytes);
+    }
+  }
+
+  public static ByteSize ofMebibytes(long mib) {
+    return new ByteSize(Math.multiplyExact(mib, MIB));
+  }
+
+  /** Whole mebibytes, rounded up: YARN sizes containers in MiB. */
+  public long mebibytes() {
+    return (bytes + MIB - 1) / MIB;
+  }
+
+  /**
+   * Parses a size; a bare number is in {@code bareUnitBytes} (Spark reads bare memory sizes as MiB).
+   *
+   * @throws IllegalArgumentException with a message fit for a user
+   */
+  public static ByteSize parse(String text, long bareUnitBytes) {
+    String s = text.trim().toLowerCase(Locale.ROOT);
+    if (s.endsWith("ib")) {
+      s = s.substring(0, s.length() - 2);
+    } else if (s.endsWith("b") && s.length() > 1 && !Character.isDigit(s.charAt(s.length() - 2))) {
+      s = s.substring(0, s.length() - 1);
+    }
+    if (s.isEmpty()) {
+      throw new IllegalArgumentException("not a size (use e.g. 512m or 4g)");
+    }
+    char last = s.charAt(s.length() - 1);
+    long unit = switch (last) {
+      case 'b' -> 1;
+      case 'k' -> KIB;
+      case 'm' -> MIB;
+      case 'g' -> GIB;
+      case 't' -> TIB;
+      default -> Character.isDigit(last) ? bareUnitBytes : -1;
+    };
+    String digits = Character.isDigit(last) ? s : s.substring(0, s.length() - 1).trim();
+    if (unit < 0 || digits.isEmpty() || !digits.chars().allMatch(Character::isDigit)) {
+      throw new IllegalArgumentException("not a size (use e.g. 512m or 4g)");
+    }
+    try {
+      return new ByteSize(Math.multiplyExact(Long.parseLong(digits), unit));
+    } catch (ArithmeticException | NumberFormatException e) {
+      throw new IllegalArgumentException("size too large");
+    }
+  }
+
+  @Override
+  public int compareTo(ByteSize other) {
+    return Long.compare(bytes, other.bytes);
+  }
+
+  @Override
+  public String toString() {
+    if (bytes % GIB == 0 && bytes > 0) {
+      return bytes / GIB + "g";
+    }
+    if (bytes % MIB == 0 && bytes > 0) {
+      return bytes / MIB + "m";
+    }
+    if (bytes % KIB == 0 && bytes > 0) {
+      return bytes / KIB + "k";
+    }
+    return bytes + "b";
+  }
+}

@@ -1,0 +1,91 @@
+package org.elasticam.conf;
+
+import static org.elasticam.conf.ConfigKey.key;
+
+import java.time.Duration;
+
+/** Executors, tasks, locality and the event log: {@code elasticam.executor.*} and friends. */
+public final class ExecutorKeys {
+
+  private static final String P = "elasticam.executor.";
+
+  public static final ConfigKey<Integer> CORES = key(P + "cores", ValueType.INT)
+      .defaultValue(1)
+      .check(v -> v >= 1, "must be >= 1")
+      .doc("Cores (YARN vcores) per executor.")
+      .build();
+
+  public static final ConfigKey<ByteSize> MEMORY = key(P + "memory", ValueType.MEBIBYTES)
+      .defaultValue(ByteSize.ofMebibytes(1024))
+      .check(v -> v.bytes() > 0, "must be > 0")
+      .doc("Executor heap (-Xmx); the container also gets the memory overhead.")
+      .build();
+
+  public static final ConfigKey<ByteSize> MEMORY_OVERHEAD = key(P + "memoryOverhead", ValueType.MEBIBYTES)
+      .defaultDoc("max(memoryOverheadFactor x memory, 384m)")
+      .doc("Off-heap memory added to each executor container.")
+      .build();
+
+  public static final ConfigKey<Double> MEMORY_OVERHEAD_FACTOR =
+      key(P + "memoryOverheadFactor", ValueType.DOUBLE)
+          .defaultValue(0.10)
+          .check(v -> v >= 0.0, "must be >= 0")
+          .doc("Overhead as a share of executor memory when memoryOverhead is not set.")
+          .build();
+
+  public static final ConfigKey<Integer> INSTANCES = key(P + "instances", ValueType.INT)
+      .check(v -> v >= 0, "must be >= 0")
+      .doc("Executors for static allocation; with dynamic allocation, a floor for the initial target.")
+      .build();
+
+  public static final ConfigKey<Duration> HEARTBEAT_INTERVAL = key(P + "heartbeatInterval", ValueType.MILLIS)
+      .defaultValue(Duration.ofSeconds(3))
+      .check(Durations::isPositive, "must be > 0")
+      .doc("How often an executor heartbeats to the driver.")
+      .build();
+
+  public static final ConfigKey<Duration> HEARTBEAT_TIMEOUT = key(P + "heartbeatTimeout", ValueType.SECONDS)
+      .defaultValue(Duration.ofSeconds(60))
+      .check(Durations::isPositive, "must be > 0")
+      .doc("An executor silent this long is declared lost; an executor that cannot reach the driver this long exits.")
+      .build();
+
+  public static final ConfigKey<Duration> REGISTRATION_TIMEOUT =
+      key(P + "registrationTimeout", ValueType.SECONDS)
+          .defaultValue(Duration.ofSeconds(120))
+          .check(Durations::isPositive, "must be > 0")
+          .doc("A launched executor that has not registered by then is released and counted as failed.")
+          .build();
+
+  public static final ConfigKey<Duration> REREGISTER_TIMEOUT =
+      key(P + "reregisterTimeout", ValueType.SECONDS)
+          .defaultValue(Duration.ofSeconds(60))
+          .check(Durations::isPositive, "must be > 0")
+          .doc("After an AM restart, how long surviving executors have to find the new AM.")
+          .build();
+
+  public static final ConfigKey<Integer> TASK_CPUS = key("elasticam.task.cpus", ValueType.INT)
+      .defaultValue(1)
+      .check(v -> v >= 1, "must be >= 1")
+      .doc("Cores each task takes; an executor runs cores / task.cpus tasks at once.")
+      .build();
+
+  public static final ConfigKey<Integer> TASK_MAX_FAILURES = key("elasticam.task.maxFailures", ValueType.INT)
+      .defaultValue(4)
+      .check(v -> v >= 1, "must be >= 1")
+      .doc("Attempts of one task before its job fails.")
+      .build();
+
+  public static final ConfigKey<Duration> LOCALITY_WAIT = key("elasticam.locality.wait", ValueType.MILLIS)
+      .defaultValue(Duration.ofSeconds(3))
+      .check(v -> !v.isNegative(), "must be >= 0")
+      .doc("How long a task waits for a node-local slot before taking a rack-local one, then any.")
+      .build();
+
+  public static final ConfigKey<String> EVENT_LOG_DIR = key("elasticam.eventLog.dir", ValueType.STRING)
+      .defaultDoc("<home on fs.defaultFS>/.elasticam/events")
+      .doc("Where the AM writes <applicationId>.jsonl, one event per line.")
+      .build();
+
+  private ExecutorKeys() {}
+}

@@ -1,0 +1,134 @@
+package org.elasticam.conf;
+
+import static org.elasticam.conf.ConfigKey.key;
+
+import java.time.Duration;
+import java.util.List;
+
+/** The YARN side: submission, the AM, requests, failures and exclusion: {@code elasticam.yarn.*}. */
+public final class YarnKeys {
+
+  private static final String P = "elasticam.yarn.";
+
+  public static final ConfigKey<String> QUEUE = key(P + "queue", ValueType.STRING)
+      .defaultValue("default")
+      .check(v -> !v.isEmpty(), "must not be empty")
+      .doc("The YARN queue to submit to.")
+      .build();
+
+  public static final ConfigKey<Integer> PRIORITY = key(P + "priority", ValueType.INT)
+      .defaultValue(0)
+      .doc("The application's priority within its queue.")
+      .build();
+
+  public static final ConfigKey<Integer> MAX_APP_ATTEMPTS = key(P + "maxAppAttempts", ValueType.INT)
+      .defaultDoc("yarn.resourcemanager.am.max-attempts")
+      .check(v -> v >= 1, "must be >= 1")
+      .doc("AM attempts before the application fails; above 1, executors survive an AM restart.")
+      .build();
+
+  public static final ConfigKey<ByteSize> AM_MEMORY = key(P + "am.memory", ValueType.MEBIBYTES)
+      .defaultValue(ByteSize.ofMebibytes(512))
+      .check(v -> v.bytes() > 0, "must be > 0")
+      .doc("ApplicationMaster heap (-Xmx); its container adds the same overhead rule as executors.")
+      .build();
+
+  public static final ConfigKey<Integer> AM_CORES = key(P + "am.cores", ValueType.INT)
+      .defaultValue(1)
+      .check(v -> v >= 1, "must be >= 1")
+      .doc("Cores (vcores) of the ApplicationMaster container.")
+      .build();
+
+  public static final ConfigKey<Duration> HEARTBEAT_INTERVAL = key(P + "heartbeat.interval", ValueType.MILLIS)
+      .defaultValue(Duration.ofSeconds(3))
+      .check(Durations::isPositive, "must be > 0")
+      .doc("AM to ResourceManager heartbeat when no requests are pending.")
+      .build();
+
+  public static final ConfigKey<Duration> INITIAL_ALLOCATION_INTERVAL =
+      key(P + "initialAllocation.interval", ValueType.MILLIS)
+          .defaultValue(Duration.ofMillis(200))
+          .check(Durations::isPositive, "must be > 0")
+          .doc("First heartbeat interval while requests are pending, doubling up to heartbeat.interval.")
+          .build();
+
+  public static final ConfigKey<Integer> LAUNCHER_THREADS = key(P + "containerLauncherMaxThreads", ValueType.INT)
+      .defaultValue(25)
+      .check(v -> v >= 1, "must be >= 1")
+      .doc("Threads that start executor containers on NodeManagers.")
+      .build();
+
+  public static final ConfigKey<Integer> MAX_EXECUTOR_FAILURES = key(P + "maxExecutorFailures", ValueType.INT)
+      .defaultDoc("max(3, 2 x maxExecutors with dynamic allocation, else 2 x executor.instances)")
+      .check(v -> v >= 1, "must be >= 1")
+      .doc("Executor failures within the validity window that fail the application.")
+      .build();
+
+  public static final ConfigKey<Duration> FAILURES_VALIDITY_INTERVAL =
+      key(P + "executorFailuresValidityInterval", ValueType.MILLIS)
+          .defaultValue(Durations.INFINITE)
+          .check(Durations::isPositive, "must be > 0")
+          .doc("Executor failures older than this no longer count.")
+          .build();
+
+  public static final ConfigKey<String> NODE_LABEL_EXPRESSION = key(P + "nodeLabelExpression", ValueType.STRING)
+      .doc("Node label for executor containers; with a label, requests carry no host preferences.")
+      .build();
+
+  public static final ConfigKey<Placement> PLACEMENT = key(P + "placement", ValueType.oneOf(Placement.class))
+      .defaultValue(Placement.SPREAD)
+      .doc("Requests without locality: spread (fewest of our executors per node first) or pack.")
+      .build();
+
+  public static final ConfigKey<Boolean> EXCLUDE_ON_FAILURE = key(P + "excludeOnFailure.enabled", ValueType.BOOLEAN)
+      .defaultValue(true)
+      .doc("Stop asking for containers on a node whose executors keep failing.")
+      .build();
+
+  public static final ConfigKey<Integer> MAX_FAILURES_PER_NODE =
+      key(P + "excludeOnFailure.maxFailuresPerNode", ValueType.INT)
+          .defaultValue(3)
+          .check(v -> v >= 1, "must be >= 1")
+          .doc("Failures blamed on a node, within the exclusion timeout, that exclude it.")
+          .build();
+
+  public static final ConfigKey<Duration> EXCLUDE_TIMEOUT = key(P + "excludeOnFailure.timeout", ValueType.MILLIS)
+      .defaultValue(Duration.ofHours(1))
+      .check(Durations::isPositive, "must be > 0")
+      .doc("How long a node stays excluded.")
+      .build();
+
+  public static final ConfigKey<Boolean> PRESERVE_STAGING_FILES =
+      key(P + "preserveStagingFiles", ValueType.BOOLEAN)
+          .defaultValue(false)
+          .doc("Keep the staging directory after the application ends.")
+          .build();
+
+  public static final ConfigKey<String> STAGING_DIR = key(P + "stagingDir", ValueType.STRING)
+      .defaultDoc("<home on fs.defaultFS>/.elasticam/staging")
+      .doc("Where the client uploads jars; one subdirectory per application.")
+      .build();
+
+  public static final ConfigKey<String> PRINCIPAL = key(P + "principal", ValueType.STRING)
+      .doc("Kerberos principal to log in as (with keytab); renews tokens for long applications.")
+      .build();
+
+  public static final ConfigKey<String> KEYTAB = key(P + "keytab", ValueType.STRING)
+      .doc("Keytab file of the principal; never shipped to executors.")
+      .build();
+
+  public static final ConfigKey<List<String>> ACCESS_FILESYSTEMS =
+      key(P + "access.hadoopFileSystems", ValueType.LIST)
+          .defaultValue(List.of())
+          .defaultDoc("(none)")
+          .doc("Extra file systems to obtain delegation tokens for, besides fs.defaultFS.")
+          .build();
+
+  public static final ConfigKey<Double> TOKEN_RENEWAL_FRACTION = key(P + "tokenRenewal.fraction", ValueType.DOUBLE)
+      .defaultValue(0.75)
+      .check(v -> v > 0.0 && v < 1.0, "must be > 0 and < 1")
+      .doc("Obtain new tokens after this share of their lifetime.")
+      .build();
+
+  private YarnKeys() {}
+}

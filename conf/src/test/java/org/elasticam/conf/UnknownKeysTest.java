@@ -1,0 +1,42 @@
+package org.elasticam.conf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class UnknownKeysTest {
+
+  @Test
+  void typoNamesTheClosestKey() {
+    assertEquals(List.of("unknown configuration key elasticam.dynamicAllocation.maxExecutor;"
+            + " did you mean elasticam.dynamicAllocation.maxExecutors?"),
+        UnknownKeys.warnings(List.of("elasticam.dynamicAllocation.maxExecutor")));
+  }
+
+  @Test
+  void caseSlipsAreFound() {
+    assertEquals(List.of("unknown configuration key elasticam.executor.Memory;"
+            + " did you mean elasticam.executor.memory?"),
+        UnknownKeys.warnings(List.of("elasticam.executor.Memory")));
+  }
+
+  @Test
+  void farOffKeysGetNoGuess() {
+    assertEquals(List.of("unknown configuration key elasticam.totally.unrelated.setting.name (no similar key)"),
+        UnknownKeys.warnings(List.of("elasticam.totally.unrelated.setting.name")));
+  }
+
+  @Test
+  void knownAndForeignKeysAreQuiet() {
+    assertEquals(List.of(), UnknownKeys.warnings(List.of(
+        "elasticam.executor.cores", "yarn.resourcemanager.address", "spark.executor.cores")));
+  }
+
+  @Test
+  void editDistance() {
+    assertEquals(0, UnknownKeys.distance("abc", "abc"));
+    assertEquals(1, UnknownKeys.distance("abc", "abd"));
+    assertEquals(3, UnknownKeys.distance("", "abc"));
+  }
+}
