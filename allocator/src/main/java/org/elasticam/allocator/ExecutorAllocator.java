@@ -1,0 +1,238 @@
+package org.elasticam.allocator;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.elasticam.allocator.exit.ExitClassifier;
+import org.elasticam.allocator.exit.ExitVerdict;
+import org.elasticam.allocator.health.FailureTracker;
+import org.elasticam.allocator.health.NodeExclusions;
+import org.elasticam.allocator.ledger.AllocationLedger;
+import org.elasticam.allocator.ledger.HeldContainer;
+import org.elasticam.allocator.ledger.HeldContainer.State;
+import org.elasticam.allocator.matching.GrantMatcher;
+import org.elasticam.allocator.model.ContainerExit;
+import org.elasticam.allocator.model.ContainerRef;
+import org.elasticam.allocator.model.ExecutorId;
+import org.elasticam.allocator.model.Grant;
+import org.elasticam.allocator.model.LocalityHints;
+import org.elasticam.allocator.model.PendingAsk;
+import org.elasticam.allocator.plan.Action;
+import org.elasticam.allocator.plan.Action.AddAsk;
+import org.elasticam.allocator.plan.Action.CancelAsk;
+import org.elasticam.allocator.plan.Action.ContainerCompleted;
+import org.elasticam.allocator.plan.Action.FailApplication;
+import org.elasticam.allocator.plan.Action.LaunchExecutor;
+import org.elasticam.allocator.plan.Action.ReleaseContainer;
+import org.elasticam.allocator.plan.Action.Warn;
+import org.elasticam.allocator.plan.Plan;
+import org.elasticam.allocator.reconcile.AskChanges;
+import org.elasticam.allocator.reconcile.ReconcileInput;
+import org.elasticam.allocator.reconcile.Reconciler;
+
+/**
+ * The allocator's decision core: turns "N executors, with these locality hints" and what YARN
+ * reports into plans of actions. It owns the ledger; every method is called on the AM's one
+ * event-loop thread with the current time, and returns what the adapters must do. No I/O, no
+ * threads, no Hadoop.
+ */
+public final class ExecutorAllocator {
+
+  private final AllocatorSettings settings;
+  private final AllocationLedger ledger = new AllocationLedger();
+  private final FailureTracker failures;
+  private final NodeExclusions exclusions;
+  private int target;
+  private LocalityHints hints = LocalityHints.NONE;
+  private boolean ending;
+  private boolean failed;
+
+  public ExecutorAllocator(AllocatorSettings settings) {
+    this.settings = settings;
+    this.failures = new FailureTracker(settings.maxExecutorFailures(), settings.failuresValidityInterval());
+    this.exclusions = new NodeExclusions(settings.excludeOnFailure(), settings.maxFailuresPerNode(),
+        settings.excludeTimeout());
+  }
+
+  /**
+   * The driver's desired total, where its pending tasks would like to run, and the nodes its
+   * scheduler excluded. Takes effect at the next {@link #reconcile}.
+   *
+   * @return whether the target changed (the AM then heartbeats early)
+   */
+  public boolean requestTotalExecutors(int newTarget, LocalityHints newHints, Set<String> schedulerExcluded) {
+    if (newTarget < 0) {
+      throw new IllegalArgumentException("target < 0: " + newTarget);
+    }
+    boolean changed = newTarget != target;
+    target = newTarget;
+    hints = newHints;
+    exclusions.setSchedulerExcluded(schedulerExcluded);
+    return changed;
+  }
+
+  /** Brings pending asks and node exclusions in line with the target; run before every heartbeat. */
+  public Plan reconcile(long nowMs, ClusterView cluster) {
+    List<Action> actions = new ArrayList<>();
+    exclusions.sync(nowMs).ifPresent(actions::add);
+    if (ending) {
+      return new Plan(actions);
+    }
+    ReconcileInput in = new ReconcileInput(target, hints, ledger.pendingAsks(), ledger.runningCount(),
+        ledger.startingCount(), ledger.activeOnHost(), cluster.liveHosts(), cluster.rackOfHost(),
+        exclusions.excluded(nowMs), settings.executorCores(), settings.taskCpus(), settings.placement(),
+        settings.localityAllowed());
+    AskChanges changes = Reconciler.reconcile(in);
+    for (AskChanges.Cancel c : changes.cancels()) {
+      ledger.removeAsk(c.ask());
+      actions.add(new CancelAsk(c.ask(), c.reason()));
+    }
+    for (AskChanges.NewAsk n : changes.adds()) {
+      PendingAsk ask = ledger.addAsk(n.locality(), n.origin(), nowMs);
+      actions.add(new AddAsk(ask.id(), ask.locality(), ask.origin(), changes.summary()));
+    }
+    return new Plan(actions);
+  }
+
+  /**
+   * Matches granted containers to pending asks; launches executors in those the target still
+   * needs and releases the rest at once (Spark leaves them unused until they expire).
+   */
+  public Plan onGrants(List<Grant> grants, long nowMs) {
+    List<Action> actions = new ArrayList<>();
+    for (GrantMatcher.Match m : GrantMatcher.match(grants, ledger.pendingAsks(), settings.localityAllowed())) {
+      if (m.ask() != null) {
+        ledger.removeAsk(m.ask().id());
+      }
+      actions.add(new Action.GrantMatched(m.grant().container(), m.grant().host(), m.ask(), m.level()));
+      int held = ledger.runningCount() + ledger.startingCount();
+      if (m.ask() == null || ending || held >= target) {
+        String why = m.ask() == null ? "it matches no pending request"
+            : ending ? "the application is ending"
+            : "the target of " + target + " is already met (" + held + " running or starting)";
+        actions.add(new ReleaseContainer(m.grant().container(), null, why));
+        continue;
+      }
+      HeldContainer c = ledger.startExecutor(m.grant().container(), m.grant().host(), nowMs);
+      actions.add(new LaunchExecutor(c.executor(), c.container(), c.host()));
+    }
+    return new Plan(actions);
+  }
+
+  /** The NodeManager started the executor's process. */
+  public void onLaunched(ContainerRef container) {
+    ledger.markRunning(container);
+  }
+
+  /** Starting the container failed: release it, and count the failure against the node. */
+  public Plan onLaunchFailed(ContainerRef container, String why, long nowMs, ClusterView cluster) {
+    Optional<HeldContainer> c = ledger.markReleasing(container);
+    if (c.isEmpty()) {
+      return Plan.EMPTY;
+    }
+    List<Action> actions = new ArrayList<>();
+    String message = "Could not start executor " + c.get().executor() + " in " + container + " on "
+        + c.get().host() + ": " + why;
+    actions.add(new ReleaseContainer(container, c.get().executor(), "its launch failed"));
+    recordFailure(c.get().host(), message, nowMs, cluster, actions);
+    return new Plan(actions);
+  }
+
+  /** Judges completed containers; duplicate and unknown reports are ignored. */
+  public Plan onCompleted(List<ContainerExit> exits, long nowMs, ClusterView cluster) {
+    List<Action> actions = new ArrayList<>();
+    for (ContainerExit exit : exits) {
+      Optional<HeldContainer> done = ledger.complete(exit.container());
+      if (done.isEmpty()) {
+        continue;
+      }
+      HeldContainer c = done.get();
+      boolean released = c.state() == State.RELEASING;
+      ExitVerdict verdict = ExitClassifier.classify(c.container().id(), c.host(), exit.exitStatus(),
+          exit.diagnostics(), released, ending);
+      actions.add(new ContainerCompleted(c.container(), c.executor(), c.host(), exit.exitStatus(), released, verdict));
+      if (verdict.countsAsFailure()) {
+        recordFailure(verdict.blamesNode() ? c.host() : null, verdict.message(), nowMs, cluster, actions);
+      }
+    }
+    return new Plan(actions);
+  }
+
+  private void recordFailure(String blamedHost, String message, long nowMs, ClusterView cluster, List<Action> out) {
+    failures.record(nowMs, message);
+    if (blamedHost != null) {
+      exclusions.recordFailure(blamedHost, nowMs, cluster.clusterNodes()).ifPresent(w -> out.add(new Warn(w)));
+    }
+    if (!failed) {
+      failures.verdict(nowMs).ifPresent(d -> {
+        failed = true;
+        out.add(new FailApplication(d));
+      });
+    }
+  }
+
+  /**
+   * Kills an executor by releasing its container. It stops counting at once; the target is not
+   * changed (the policy sets it separately). Killing one twice, or an unknown one, does nothing.
+   */
+  public Plan killExecutor(ExecutorId id, String reason) {
+    Optional<HeldContainer> c = ledger.executor(id).flatMap(h -> ledger.markReleasing(h.container()));
+    if (c.isEmpty()) {
+      return Plan.EMPTY;
+    }
+    return new Plan(List.of(new ReleaseContainer(c.get().container(), id, reason)));
+  }
+
+  /** The application is ending: release every container, ask for nothing more. */
+  public Plan releaseAll(String reason) {
+    ending = true;
+    List<Action> actions = new ArrayList<>();
+    for (PendingAsk a : List.copyOf(ledger.pendingAsks())) {
+      ledger.removeAsk(a.id());
+      actions.add(new CancelAsk(a.id(), reason));
+    }
+    for (State s : List.of(State.STARTING, State.RUNNING)) {
+      for (HeldContainer c : ledger.inState(s)) {
+        ledger.markReleasing(c.container());
+        actions.add(new ReleaseContainer(c.container(), c.executor(), reason));
+      }
+    }
+    return new Plan(actions);
+  }
+
+  // ---- what the adapters and tests read --------------------------------------------------------
+
+  public int target() {
+    return target;
+  }
+
+  public LocalityHints hints() {
+    return hints;
+  }
+
+  public int pendingAsks() {
+    return ledger.pendingCount();
+  }
+
+  public int starting() {
+    return ledger.startingCount();
+  }
+
+  public int running() {
+    return ledger.runningCount();
+  }
+
+  public int failuresInWindow(long nowMs) {
+    return failures.count(nowMs);
+  }
+
+  public Set<String> excludedNodes(long nowMs) {
+    return exclusions.excluded(nowMs);
+  }
+
+  /** The ledger, read-only in spirit: adapters look up containers and executors in it. */
+  public AllocationLedger ledger() {
+    return ledger;
+  }
+}

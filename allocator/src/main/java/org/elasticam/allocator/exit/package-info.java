@@ -1,0 +1,2 @@
+/** Container exit statuses and the one table that judges them. */
+package org.elasticam.allocator.exit;

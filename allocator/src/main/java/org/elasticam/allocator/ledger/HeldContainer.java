@@ -1,0 +1,26 @@
+package org.elasticam.allocator.ledger;
+
+import org.elasticam.allocator.model.ContainerRef;
+import org.elasticam.allocator.model.ExecutorId;
+
+/**
+ * A container we hold, from grant to completion.
+ *
+ * @param grantedAtMs when the grant reached us: executor-seconds count from here
+ */
+public record HeldContainer(ContainerRef container, ExecutorId executor, String host, State state, long grantedAtMs) {
+
+  /** Where a held container is in its life. */
+  public enum State {
+    /** Granted, launch under way on the launcher pool. */
+    STARTING,
+    /** The NodeManager started the executor's process. */
+    RUNNING,
+    /** We released it and wait for YARN to report it completed. */
+    RELEASING
+  }
+
+  HeldContainer withState(State next) {
+    return new HeldContainer(container, executor, host, next, grantedAtMs);
+  }
+}

@@ -1,0 +1,2 @@
+/** Matching granted containers to pending asks: node, then rack, then any. */
+package org.elasticam.allocator.matching;
