@@ -1,0 +1,158 @@
+package org.elasticam.allocator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.elasticam.allocator.exit.ExitStatus;
+import org.elasticam.allocator.model.ContainerExit;
+import org.elasticam.allocator.model.ContainerRef;
+import org.elasticam.allocator.model.ExecutorId;
+import org.elasticam.allocator.model.Grant;
+import org.elasticam.allocator.model.LocalityHints;
+import org.elasticam.allocator.plan.Action.AddAsk;
+import org.elasticam.allocator.plan.Action.CancelAsk;
+import org.elasticam.allocator.plan.Action.ContainerCompleted;
+import org.elasticam.allocator.plan.Action.FailApplication;
+import org.elasticam.allocator.plan.Action.LaunchExecutor;
+import org.elasticam.allocator.plan.Action.ReleaseContainer;
+import org.elasticam.allocator.plan.Action.UpdateExclusions;
+import org.elasticam.allocator.plan.Action.Warn;
+import org.elasticam.allocator.plan.Plan;
+import org.elasticam.time.ManualClock;
+import org.junit.jupiter.api.Test;
+
+/** The core's own flows, with no adapter: grants in, plans out. */
+class ExecutorAllocatorTest {
+
+  private final ManualClock clock = new ManualClock(1_000);
+  private ExecutorAllocator alloc = new ExecutorAllocator(TestSettings.with());
+  private final ClusterView cluster = new ClusterView(List.of("h1", "h2", "h3"), java.util.Map.of(), 3);
+  private int nextContainer = 1;
+
+  private Plan target(int n) {
+    alloc.requestTotalExecutors(n, LocalityHints.NONE, Set.of());
+    return alloc.reconcile(clock.nowMs(), cluster);
+  }
+
+  private List<LaunchExecutor> grant(String... hosts) {
+    List<Grant> grants = new ArrayList<>();
+    for (String h : hosts) {
+      grants.add(new Grant(new ContainerRef("c" + nextContainer++), h, null, true));
+    }
+    List<LaunchExecutor> launches = alloc.onGrants(grants, clock.nowMs()).all(LaunchExecutor.class);
+    launches.forEach(l -> alloc.onLaunched(l.container()));
+    return launches;
+  }
+
+  private Plan exit(ContainerRef c, int status) {
+    return alloc.onCompleted(List.of(new ContainerExit(c, status, "")), clock.nowMs(), cluster);
+  }
+
+  @Test
+  void executorIdsCountUpFromOne() {
+    target(2);
+    List<LaunchExecutor> l = grant("h1", "h2");
+    assertEquals(List.of(new ExecutorId(1), new ExecutorId(2)), l.stream().map(LaunchExecutor::executor).toList());
+  }
+
+  @Test
+  void grantsBeyondTheTargetAreReleasedAtOnce() {
+    target(1);
+    Plan p = alloc.onGrants(List.of(new Grant(new ContainerRef("a"), "h1", null, true),
+        new Grant(new ContainerRef("b"), "h2", null, true)), clock.nowMs());
+    assertEquals(1, p.all(LaunchExecutor.class).size());
+    ReleaseContainer r = p.all(ReleaseContainer.class).get(0);
+    assertEquals("b", r.container().id());
+    assertEquals("it matches no pending request", r.reason());
+  }
+
+  @Test
+  void aMatchedGrantAfterTheTargetDroppedIsReleased() {
+    target(2);
+    alloc.requestTotalExecutors(0, LocalityHints.NONE, Set.of());
+    Plan p = alloc.onGrants(List.of(new Grant(new ContainerRef("a"), "h1", null, true)), clock.nowMs());
+    assertTrue(p.all(ReleaseContainer.class).get(0).reason().startsWith("the target of 0 is already met"));
+    assertEquals(1, alloc.pendingAsks(), "the matched ask is withdrawn");
+  }
+
+  @Test
+  void aFailedLaunchReleasesTheContainerAndCountsAgainstTheNode() {
+    alloc = new ExecutorAllocator(TestSettings.with("elasticam.yarn.excludeOnFailure.maxFailuresPerNode", "1"));
+    target(1);
+    LaunchExecutor l = alloc.onGrants(List.of(new Grant(new ContainerRef("a"), "h1", null, true)), clock.nowMs())
+        .all(LaunchExecutor.class).get(0);
+    Plan p = alloc.onLaunchFailed(l.container(), "connection refused", clock.nowMs(), cluster);
+    assertEquals("its launch failed", p.all(ReleaseContainer.class).get(0).reason());
+    assertEquals(1, alloc.failuresInWindow(clock.nowMs()));
+    assertEquals(0, alloc.starting());
+    UpdateExclusions u = alloc.reconcile(clock.nowMs(), cluster).all(UpdateExclusions.class).get(0);
+    assertEquals(List.of("h1"), u.additions());
+    assertEquals(1, alloc.pendingAsks(), "the executor is asked for again");
+  }
+
+  @Test
+  void tooManyFailuresFailTheApplicationOnce() {
+    alloc = new ExecutorAllocator(TestSettings.with("elasticam.executor.instances", "1",
+        "elasticam.yarn.excludeOnFailure.enabled", "false"));
+    List<FailApplication> fails = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      target(1);
+      LaunchExecutor l = grant("h1").get(0);
+      fails.addAll(exit(l.container(), 1).all(FailApplication.class));
+    }
+    assertEquals(1, fails.size());
+    assertTrue(fails.get(0).diagnostics().startsWith("3 executor failures since the application started reached"
+        + " the limit of 3"), fails.get(0).diagnostics());
+  }
+
+  @Test
+  void theLastNodeIsNeverExcluded() {
+    alloc = new ExecutorAllocator(TestSettings.with("elasticam.yarn.excludeOnFailure.maxFailuresPerNode", "1",
+        "elasticam.yarn.maxExecutorFailures", "100"));
+    ClusterView one = new ClusterView(List.of("h1"), java.util.Map.of(), 1);
+    alloc.requestTotalExecutors(1, LocalityHints.NONE, Set.of());
+    alloc.reconcile(clock.nowMs(), one);
+    LaunchExecutor l = grant("h1").get(0);
+    Plan p = alloc.onCompleted(List.of(new ContainerExit(l.container(), 1, "")), clock.nowMs(), one);
+    assertEquals(1, p.all(Warn.class).size());
+    assertTrue(alloc.reconcile(clock.nowMs(), one).all(UpdateExclusions.class).isEmpty());
+  }
+
+  @Test
+  void killingAStartingExecutorStopsCountingItAtOnce() {
+    target(1);
+    LaunchExecutor l = alloc.onGrants(List.of(new Grant(new ContainerRef("a"), "h1", null, true)), clock.nowMs())
+        .all(LaunchExecutor.class).get(0);
+    assertEquals(1, alloc.killExecutor(l.executor(), "idle").all(ReleaseContainer.class).size());
+    alloc.onLaunched(l.container());
+    assertEquals(0, alloc.running());
+    assertEquals(0, alloc.starting());
+  }
+
+  @Test
+  void aReleasedContainerCompletingIsNotAFailureWhateverItsStatus() {
+    target(1);
+    LaunchExecutor l = grant("h1").get(0);
+    alloc.killExecutor(l.executor(), "test");
+    ContainerCompleted c = exit(l.container(), 143).all(ContainerCompleted.class).get(0);
+    assertTrue(c.releasedByUs());
+    assertFalse(c.verdict().countsAsFailure());
+    assertEquals(0, alloc.failuresInWindow(clock.nowMs()));
+  }
+
+  @Test
+  void releaseAllCancelsAsksAndReleasesEveryContainer() {
+    target(3);
+    grant("h1");
+    Plan p = alloc.releaseAll("application finished");
+    assertEquals(2, p.all(CancelAsk.class).size());
+    assertEquals(1, p.all(ReleaseContainer.class).size());
+    assertTrue(alloc.reconcile(clock.nowMs(), cluster).all(AddAsk.class).isEmpty());
+    ContainerCompleted c = exit(new ContainerRef("c1"), ExitStatus.KILLED_BY_APPMASTER).all(ContainerCompleted.class).get(0);
+    assertEquals("released", c.verdict().kind());
+  }
+}
