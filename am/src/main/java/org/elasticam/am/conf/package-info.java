@@ -1,0 +1,2 @@
+/** Hadoop's Configuration adapted into ElasticAM's typed configuration. */
+package org.elasticam.am.conf;

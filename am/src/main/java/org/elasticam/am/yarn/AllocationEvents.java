@@ -1,0 +1,38 @@
+package org.elasticam.am.yarn;
+
+import java.util.List;
+import java.util.Map;
+import org.elasticam.allocator.model.ExecutorId;
+import org.elasticam.allocator.plan.Action.ContainerCompleted;
+
+/**
+ * What YarnAllocator did, for the event log and the driver. Called on the AM's event-loop thread,
+ * after the action was applied. Every method has a no-op default.
+ */
+public interface AllocationEvents {
+
+  /** Requests with the same locality, sent in one round; nodes and racks empty for "anywhere". */
+  default void containersRequested(int count, List<String> nodes, List<String> racks) {}
+
+  default void requestsCancelled(int count, String reason) {}
+
+  /** @param matched {@code node}, {@code rack}, {@code any} or {@code unneeded} */
+  default void containerAllocated(String containerId, String host, String matched) {}
+
+  default void containerReleased(String containerId, String reason) {}
+
+  default void executorLaunched(ExecutorId executor, String containerId, String host) {}
+
+  default void executorLaunchFailed(ExecutorId executor, String containerId, String host, String why) {}
+
+  /** A container of ours completed, with the verdict on its exit. */
+  default void containerCompleted(ContainerCompleted completed) {}
+
+  /** Nodes newly excluded by the allocator itself, with when each exclusion ends (epoch ms). */
+  default void nodesExcluded(Map<String, Long> untilMs) {}
+
+  /** Too many executor failures: the application must fail with this diagnostic. */
+  default void applicationFailed(String diagnostics) {}
+
+  AllocationEvents NONE = new AllocationEvents() {};
+}

@@ -1,0 +1,394 @@
+package org.elasticam.am.yarn;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
+import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ContainerStatus;
+import org.apache.hadoop.yarn.api.records.Priority;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.client.api.AMRMClient;
+import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
+import org.apache.hadoop.yarn.exceptions.YarnException;
+import org.elasticam.allocator.ClusterView;
+import org.elasticam.allocator.ExecutorAllocator;
+import org.elasticam.allocator.model.AskId;
+import org.elasticam.allocator.model.ContainerExit;
+import org.elasticam.allocator.model.ContainerRef;
+import org.elasticam.allocator.model.ExecutorId;
+import org.elasticam.allocator.model.Grant;
+import org.elasticam.allocator.model.LocalityHints;
+import org.elasticam.allocator.plan.Action;
+import org.elasticam.allocator.plan.Action.AddAsk;
+import org.elasticam.allocator.plan.Action.CancelAsk;
+import org.elasticam.allocator.plan.Plan;
+import org.elasticam.launcher.ExecutorLauncher;
+import org.elasticam.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The thin stateful adapter between the allocator core and YARN: it turns AMRMClient responses
+ * into the core's records, and the core's plans into AMRMClient and launcher calls. It keeps only
+ * what YARN's types require — the ContainerRequest behind each ask, the Container behind each
+ * grant — and decides nothing.
+ *
+ * <p>Two priorities: requests with locality under {@link #LOCALITY_PRIORITY}, requests without
+ * under {@link #LOCALITY_FREE_PRIORITY}. Schedulers delay a priority's off-node assignment while
+ * it has node-level requests (delay scheduling), so keeping locality-free requests apart lets
+ * them be granted at once; and YARN honours a node label only on a priority's any-host request.
+ *
+ * <p>Threading: every method runs on the AM's event-loop thread; launcher callbacks are posted
+ * back onto it through the {@code loop} executor.
+ */
+public final class YarnAllocator {
+
+  private static final Logger LOG = LoggerFactory.getLogger(YarnAllocator.class);
+
+  public static final Priority LOCALITY_PRIORITY = Priority.newInstance(1);
+  public static final Priority LOCALITY_FREE_PRIORITY = Priority.newInstance(2);
+
+  private final AMRMClient<ContainerRequest> amClient;
+  private final ExecutorLauncher launcher;
+  private final Executor loop;
+  private final ExecutorAllocator core;
+  private final Resource resource;
+  private final Optional<String> nodeLabel;
+  private final RackLookup racks;
+  private final NodeDirectory nodes;
+  private final AllocationEvents events;
+  private final Clock clock;
+
+  private final Map<AskId, ContainerRequest> requests = new HashMap<>();
+  private final Map<ContainerRef, Container> containers = new HashMap<>();
+  private final Map<ContainerRef, Map<String, ByteBuffer>> serviceMetadata = new HashMap<>();
+  private Optional<String> failure = Optional.empty();
+
+  public YarnAllocator(AMRMClient<ContainerRequest> amClient, ExecutorLauncher launcher, Executor loop,
+      ExecutorAllocator core, Resource executorResource, Optional<String> nodeLabel, RackLookup racks,
+      NodeDirectory nodes, AllocationEvents events, Clock clock) {
+    this.amClient = amClient;
+    this.launcher = launcher;
+    this.loop = loop;
+    this.core = core;
+    this.resource = executorResource;
+    this.nodeLabel = nodeLabel;
+    this.racks = racks;
+    this.nodes = nodes;
+    this.events = events;
+    this.clock = clock;
+  }
+
+  // ---- inputs from the driver ------------------------------------------------------------------
+
+  /**
+   * The driver's desired total, with where its pending tasks would like to run and the nodes its
+   * scheduler excluded. Applied at the next heartbeat.
+   *
+   * @return whether the target changed: the AM then heartbeats at once
+   */
+  public boolean requestTotalExecutors(int target, int localityAwareTasks, Map<String, Integer> hostToLocalTaskCount,
+      Set<String> excludedNodes) {
+    int previous = core.target();
+    boolean changed = core.requestTotalExecutors(target, new LocalityHints(localityAwareTasks, hostToLocalTaskCount),
+        excludedNodes);
+    if (changed) {
+      LOG.info("Executor target {} -> {} ({} locality-aware tasks over {} hosts)", previous, target,
+          localityAwareTasks, hostToLocalTaskCount.size());
+    }
+    return changed;
+  }
+
+  /** Kills an executor by releasing its container; the target is unchanged. */
+  public void killExecutor(ExecutorId id, String reason) {
+    Plan plan = core.killExecutor(id, reason);
+    if (plan.isEmpty()) {
+      LOG.warn("Asked to kill executor {}, which is not running (unknown or already released)", id);
+    }
+    apply(plan);
+  }
+
+  /** The application is ending: withdraw every request and release every container. */
+  public void releaseAll(String reason) {
+    apply(core.releaseAll(reason));
+  }
+
+  // ---- the heartbeat ---------------------------------------------------------------------------
+
+  /** Runs one heartbeat on the calling thread: reconcile, allocate, handle the response. */
+  public void allocateResources(float progress) throws IOException, YarnException {
+    prepareHeartbeat();
+    handleResponse(amClient.allocate(progress));
+  }
+
+  /** Brings the client's request table and exclusions in line with the target, before allocate. */
+  public void prepareHeartbeat() {
+    apply(core.reconcile(clock.nowMs(), clusterView(core.hints().hostToLocalTaskCount().keySet())));
+    checkPendingMatchesClient();
+  }
+
+  /** Applies what one allocate call returned: grants first, then completions. */
+  public void handleResponse(AllocateResponse response) {
+    List<Container> allocated = response.getAllocatedContainers();
+    if (!allocated.isEmpty()) {
+      handleAllocated(allocated);
+    }
+    List<ContainerStatus> completed = response.getCompletedContainersStatuses();
+    if (!completed.isEmpty()) {
+      handleCompleted(completed);
+    }
+  }
+
+  private void handleAllocated(List<Container> allocated) {
+    List<Grant> grants = new ArrayList<>(allocated.size());
+    for (Container c : allocated) {
+      ContainerRef ref = new ContainerRef(c.getId().toString());
+      containers.put(ref, c);
+      String host = c.getNodeId().getHost();
+      boolean free = c.getPriority() == null || c.getPriority().getPriority() != LOCALITY_PRIORITY.getPriority();
+      grants.add(new Grant(ref, host, racks.rackOf(host), free));
+    }
+    Plan plan = core.onGrants(grants, clock.nowMs());
+    LOG.info("Received {} container(s) from YARN, launching executors in {} of them", grants.size(),
+        plan.all(Action.LaunchExecutor.class).size());
+    apply(plan);
+  }
+
+  private void handleCompleted(List<ContainerStatus> completed) {
+    List<ContainerExit> exits = new ArrayList<>(completed.size());
+    for (ContainerStatus s : completed) {
+      exits.add(new ContainerExit(new ContainerRef(s.getContainerId().toString()), s.getExitStatus(),
+          s.getDiagnostics()));
+    }
+    apply(core.onCompleted(exits, clock.nowMs(), clusterView(Set.of())));
+  }
+
+  private ClusterView clusterView(Collection<String> hintedHosts) {
+    List<String> live = nodes.liveHosts();
+    Map<String, String> rackOf = new HashMap<>();
+    for (Collection<String> hosts : List.of(hintedHosts, live)) {
+      for (String h : hosts) {
+        String rack = racks.rackOf(h);
+        if (rack != null) {
+          rackOf.put(h, rack);
+        }
+      }
+    }
+    return new ClusterView(live, rackOf, amClient.getClusterNodeCount());
+  }
+
+  // ---- applying plans --------------------------------------------------------------------------
+
+  private void apply(Plan plan) {
+    Map<List<String>, List<AddAsk>> added = new LinkedHashMap<>();
+    List<CancelAsk> cancelled = new ArrayList<>();
+    for (Action a : plan.actions()) {
+      if (a instanceof AddAsk add) {
+        addRequest(add);
+        added.computeIfAbsent(add.locality().hosts(), k -> new ArrayList<>()).add(add);
+      } else if (a instanceof CancelAsk cancel) {
+        removeRequest(cancel.ask());
+        cancelled.add(cancel);
+      } else {
+        applyOther(a);
+      }
+    }
+    reportRequests(added, cancelled);
+  }
+
+  private void applyOther(Action a) {
+    if (a instanceof Action.GrantMatched m) {
+      if (m.ask() != null) {
+        removeRequest(m.ask().id());
+      }
+      events.containerAllocated(m.container().id(), m.host(),
+          m.ask() == null ? "unneeded" : m.level().name().toLowerCase(java.util.Locale.ROOT));
+    } else if (a instanceof Action.LaunchExecutor l) {
+      launch(l);
+    } else if (a instanceof Action.ReleaseContainer r) {
+      release(r);
+    } else if (a instanceof Action.UpdateExclusions u) {
+      LOG.info("Excluding nodes {} and re-admitting {}{}", u.additions(), u.removals(),
+          u.excludedUntilMs().isEmpty() ? "" : " (ours expire at " + u.excludedUntilMs() + ")");
+      // AMRMClientImpl edits the lists it is given: hand it copies.
+      amClient.updateBlacklist(new ArrayList<>(u.additions()), new ArrayList<>(u.removals()));
+      if (!u.excludedUntilMs().isEmpty()) {
+        events.nodesExcluded(u.excludedUntilMs());
+      }
+    } else if (a instanceof Action.ContainerCompleted c) {
+      completed(c);
+    } else if (a instanceof Action.FailApplication f) {
+      LOG.error("Failing the application: {}", f.diagnostics());
+      failure = Optional.of(f.diagnostics());
+      events.applicationFailed(f.diagnostics());
+    } else if (a instanceof Action.Warn w) {
+      LOG.warn(w.message());
+    }
+  }
+
+  private void addRequest(AddAsk add) {
+    boolean free = add.origin().localityFree();
+    List<String> hosts = add.locality().hosts();
+    List<String> rackList = add.locality().racks();
+    ContainerRequest req = new ContainerRequest(resource,
+        hosts.isEmpty() ? null : hosts.toArray(new String[0]),
+        rackList.isEmpty() ? null : rackList.toArray(new String[0]),
+        free ? LOCALITY_FREE_PRIORITY : LOCALITY_PRIORITY, true,
+        free && hosts.isEmpty() ? nodeLabel.orElse(null) : null);
+    amClient.addContainerRequest(req);
+    requests.put(add.ask(), req);
+  }
+
+  private void removeRequest(AskId ask) {
+    ContainerRequest req = requests.remove(ask);
+    if (req != null) {
+      amClient.removeContainerRequest(req);
+    }
+  }
+
+  private void reportRequests(Map<List<String>, List<AddAsk>> added, List<CancelAsk> cancelled) {
+    if (!added.isEmpty()) {
+      int total = added.values().stream().mapToInt(List::size).sum();
+      LOG.info("Requesting {} executor container(s) of {} MiB and {} vcore(s): {} [{}]", total,
+          resource.getMemorySize(), resource.getVirtualCores(), describe(added), added.values().iterator().next()
+              .get(0).reason());
+      added.forEach((hosts, asks) -> events.containersRequested(asks.size(), hosts, asks.get(0).locality().racks()));
+    }
+    if (!cancelled.isEmpty()) {
+      LOG.info("Cancelled {} container request(s): {}", cancelled.size(), cancelled.get(0).reason());
+      events.requestsCancelled(cancelled.size(), cancelled.get(0).reason());
+    }
+  }
+
+  private static String describe(Map<List<String>, List<AddAsk>> added) {
+    StringBuilder sb = new StringBuilder();
+    added.forEach((hosts, asks) -> {
+      if (sb.length() > 0) {
+        sb.append(", ");
+      }
+      sb.append(asks.size()).append(" on ").append(hosts.isEmpty() ? "any host"
+          : hosts.size() <= 5 ? hosts.toString() : hosts.subList(0, 5) + "+" + (hosts.size() - 5) + " more");
+    });
+    return sb.toString();
+  }
+
+  private void launch(Action.LaunchExecutor l) {
+    Container c = containers.get(l.container());
+    LOG.info("Launching executor {} in {} on {}", l.executor(), l.container(), l.host());
+    events.executorLaunched(l.executor(), l.container().id(), l.host());
+    launcher.launch(l.executor(), c, new ExecutorLauncher.Callback() {
+      @Override
+      public void started(Container container, Map<String, ByteBuffer> metadata) {
+        loop.execute(() -> onStarted(l.container(), metadata));
+      }
+
+      @Override
+      public void failed(Container container, Throwable cause) {
+        loop.execute(() -> onLaunchFailed(l, cause));
+      }
+    });
+  }
+
+  private void onStarted(ContainerRef container, Map<String, ByteBuffer> metadata) {
+    core.onLaunched(container);
+    if (!metadata.isEmpty()) {
+      serviceMetadata.put(container, metadata);
+    }
+  }
+
+  private void onLaunchFailed(Action.LaunchExecutor l, Throwable cause) {
+    String why = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+    LOG.warn("Failed to launch executor {} in {} on {}: {}", l.executor(), l.container(), l.host(), why);
+    events.executorLaunchFailed(l.executor(), l.container().id(), l.host(), why);
+    apply(core.onLaunchFailed(l.container(), why, clock.nowMs(), clusterView(Set.of())));
+  }
+
+  private void release(Action.ReleaseContainer r) {
+    Container c = containers.get(r.container());
+    ContainerId id = c != null ? c.getId() : ContainerId.fromString(r.container().id());
+    LOG.info("Releasing container {}{}: {}", r.container(), r.executor() == null ? "" : " (executor " + r.executor() + ")",
+        r.reason());
+    amClient.releaseAssignedContainer(id);
+    events.containerReleased(r.container().id(), r.reason());
+    if (r.executor() == null) {
+      containers.remove(r.container());
+    }
+  }
+
+  private void completed(Action.ContainerCompleted c) {
+    containers.remove(c.container());
+    serviceMetadata.remove(c.container());
+    if (c.verdict().countsAsFailure()) {
+      LOG.warn("Executor {} exited: {}", c.executor(), c.verdict().message());
+    } else {
+      LOG.info("Executor {} exited: {}", c.executor(), c.verdict().message());
+    }
+    events.containerCompleted(c);
+  }
+
+  /**
+   * Our pending asks must equal the client's table; a difference means a request was added or
+   * removed behind the core's back, and every later round would be wrong.
+   */
+  private void checkPendingMatchesClient() {
+    int client = clientPendingCount();
+    if (client != core.pendingAsks()) {
+      LOG.error("Allocator state diverged from AMRMClient: {} pending asks in the ledger, {} in the client's"
+          + " request table", core.pendingAsks(), client);
+    }
+  }
+
+  /** Requests in the client's table, over both priorities. */
+  public int clientPendingCount() {
+    int n = 0;
+    for (Priority p : List.of(LOCALITY_PRIORITY, LOCALITY_FREE_PRIORITY)) {
+      for (Collection<ContainerRequest> c : amClient.getMatchingRequests(p, ResourceRequest.ANY, resource)) {
+        n += c.size();
+      }
+    }
+    return n;
+  }
+
+  // ---- state, for the AM and tests -------------------------------------------------------------
+
+  public int target() {
+    return core.target();
+  }
+
+  public int pendingAsks() {
+    return core.pendingAsks();
+  }
+
+  public int running() {
+    return core.running();
+  }
+
+  public int starting() {
+    return core.starting();
+  }
+
+  /** Set once too many executors failed: the AM unregisters FAILED with this. */
+  public Optional<String> failure() {
+    return failure;
+  }
+
+  /** What the NodeManager's aux services published when this executor's container started. */
+  public Map<String, ByteBuffer> serviceMetadata(ContainerRef container) {
+    return serviceMetadata.getOrDefault(container, Map.of());
+  }
+
+  public ExecutorAllocator core() {
+    return core;
+  }
+}
