@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,7 +22,8 @@ import org.elasticam.allocator.model.PendingAsk;
  * ask of the other priority (never with a node label, whose containers come from other nodes).
  * Each matched ask must be removed from the client, or its stale count would be sent again.
  *
- * <p>Cost: linear in grants plus the hosts and racks the asks name.
+ * <p>Cost: linear in grants plus the distinct host and rack lists the asks name; asks placed in
+ * one round share their lists (see ContainerPlacement), so this stays near-linear.
  */
 public final class GrantMatcher {
 
@@ -63,24 +65,27 @@ public final class GrantMatcher {
     return List.of(out);
   }
 
-  /** Asks indexed by host and rack, per priority, oldest first; taken asks are skipped lazily. */
+  /**
+   * Asks indexed by host and rack, per priority. Asks placed in one round share their host list,
+   * so asks are grouped by list (by identity) and each distinct list is indexed once: the index
+   * costs the number of distinct (list, host) pairs, not asks x hosts.
+   */
   private static final class Index {
-    final Map<String, Deque<PendingAsk>> byHost = new HashMap<>();
-    final Map<String, Deque<PendingAsk>> byRack = new HashMap<>();
+    final Map<String, List<Deque<PendingAsk>>> byHost = new HashMap<>();
+    final Map<String, List<Deque<PendingAsk>>> byRack = new HashMap<>();
     /** For "any": per priority, locality-free asks before located ones, oldest first. */
     final Deque<PendingAsk> anyFree = new ArrayDeque<>();
     final Deque<PendingAsk> anyLocal = new ArrayDeque<>();
     final Set<AskId> taken = new HashSet<>();
 
     Index(Collection<PendingAsk> pending) {
+      Map<List<String>, Deque<PendingAsk>> hostGroups = new IdentityHashMap<>();
+      Map<List<String>, Deque<PendingAsk>> rackGroups = new IdentityHashMap<>();
       List<PendingAsk> spread = new ArrayList<>();
       for (PendingAsk a : pending) {
-        for (String h : a.locality().hosts()) {
-          byHost.computeIfAbsent(key(h, a.origin().localityFree()), k -> new ArrayDeque<>()).add(a);
-        }
-        for (String r : a.locality().racks()) {
-          byRack.computeIfAbsent(key(r, a.origin().localityFree()), k -> new ArrayDeque<>()).add(a);
-        }
+        boolean free = a.origin().localityFree();
+        group(hostGroups, byHost, a.locality().hosts(), free).add(a);
+        group(rackGroups, byRack, a.locality().racks(), free).add(a);
         switch (a.origin()) {
           case ANY_HOST -> anyFree.add(a);
           case SPREAD -> spread.add(a);
@@ -91,12 +96,41 @@ public final class GrantMatcher {
       anyFree.addAll(spread);
     }
 
+    /** The group of asks with this very list; a new group is indexed under each place it names. */
+    private static Deque<PendingAsk> group(Map<List<String>, Deque<PendingAsk>> groups,
+        Map<String, List<Deque<PendingAsk>>> index, List<String> places, boolean free) {
+      if (places.isEmpty()) {
+        return new ArrayDeque<>();
+      }
+      Deque<PendingAsk> g = groups.get(places);
+      if (g == null) {
+        g = new ArrayDeque<>();
+        groups.put(places, g);
+        for (String p : places) {
+          index.computeIfAbsent(key(p, free), k -> new ArrayList<>()).add(g);
+        }
+      }
+      return g;
+    }
+
     private static String key(String place, boolean localityFree) {
       return (localityFree ? "F:" : "L:") + place;
     }
 
-    PendingAsk take(Map<String, Deque<PendingAsk>> index, String place, boolean localityFree) {
-      return poll(index.get(key(place, localityFree)));
+    /** The oldest untaken ask among the groups naming {@code place}. */
+    PendingAsk take(Map<String, List<Deque<PendingAsk>>> index, String place, boolean localityFree) {
+      List<Deque<PendingAsk>> groups = index.get(key(place, localityFree));
+      if (groups == null) {
+        return null;
+      }
+      Deque<PendingAsk> best = null;
+      for (Deque<PendingAsk> g : groups) {
+        dropTaken(g);
+        if (!g.isEmpty() && (best == null || g.peekFirst().id().compareTo(best.peekFirst().id()) < 0)) {
+          best = g;
+        }
+      }
+      return best == null ? null : poll(best);
     }
 
     PendingAsk takeAny(boolean localityFree, boolean crossPriority) {
@@ -105,6 +139,12 @@ public final class GrantMatcher {
         a = poll(localityFree ? anyLocal : anyFree);
       }
       return a;
+    }
+
+    private void dropTaken(Deque<PendingAsk> q) {
+      while (!q.isEmpty() && taken.contains(q.peekFirst().id())) {
+        q.pollFirst();
+      }
     }
 
     private PendingAsk poll(Deque<PendingAsk> q) {
@@ -117,5 +157,4 @@ public final class GrantMatcher {
       return null;
     }
   }
-
 }

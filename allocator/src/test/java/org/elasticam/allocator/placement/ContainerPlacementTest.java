@@ -124,6 +124,22 @@ class ContainerPlacementTest {
     assertEquals(expected(null, "h", "h", "h", "h", "h"), got);
   }
 
+  @Test
+  void longHostListsAreCappedInRotatingWindowsThatCoverEveryHost() {
+    Map<String, Integer> m = new LinkedHashMap<>();
+    for (int h = 0; h < 100; h++) {
+      m.put("h" + h, 10);
+    }
+    List<LocalityPreference> got = ContainerPlacement.place(10, new LocalityHints(1000, m), Map.of(), List.of(), 5, 1,
+        Map.of());
+    java.util.Set<String> covered = new java.util.HashSet<>();
+    for (LocalityPreference p : got) {
+      assertEquals(ContainerPlacement.MAX_HOSTS_PER_REQUEST, p.hosts().size());
+      covered.addAll(p.hosts());
+    }
+    assertEquals(100, covered.size());
+  }
+
   private static PendingAsk ask(long id, String... hosts) {
     return new PendingAsk(new AskId(id), new LocalityPreference(List.of(hosts), List.of()), AskOrigin.LOCALITY, 0);
   }
