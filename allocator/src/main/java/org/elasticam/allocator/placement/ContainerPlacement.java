@@ -151,13 +151,17 @@ public final class ContainerPlacement {
     List<String> allRacks = Collections.unmodifiableList(racks);
     int prefix = byQuota.size();
     LocalityPreference current = null;
+    Map<Long, LocalityPreference> windows = new HashMap<>();
     for (int i = 0; i < localityAware; i++) {
       int before = prefix;
       while (prefix > 0 && byQuota.get(prefix - 1).getValue() <= i) {
         prefix--;
       }
       if (prefix > MAX_HOSTS_PER_REQUEST) {
-        out.add(window(allHosts, prefix, i, rackOfHost));
+        // Windows repeat every prefix / gcd(cap, prefix) requests: share them, as prefixes are.
+        int start = (int) ((long) i * MAX_HOSTS_PER_REQUEST % prefix);
+        int size = prefix;
+        out.add(windows.computeIfAbsent(((long) size << 32) | start, k -> window(allHosts, size, start, rackOfHost)));
         continue;
       }
       if (current == null || prefix != before) {
@@ -168,13 +172,12 @@ public final class ContainerPlacement {
   }
 
   /**
-   * Request {@code i}'s share of a host list longer than the cap: a window of the cap's size that
-   * rotates with {@code i}, so that together the requests still name every wanted host.
+   * A share of a host list longer than the cap: the cap's worth of hosts from {@code start}; the
+   * start rotates with the request, so that together the requests still name every wanted host.
    */
-  private static LocalityPreference window(List<String> hosts, int prefix, int i, Map<String, String> rackOfHost) {
+  private static LocalityPreference window(List<String> hosts, int prefix, int start, Map<String, String> rackOfHost) {
     List<String> picked = new ArrayList<>(MAX_HOSTS_PER_REQUEST);
     Set<String> racks = new LinkedHashSet<>();
-    int start = (int) ((long) i * MAX_HOSTS_PER_REQUEST % prefix);
     for (int j = 0; j < MAX_HOSTS_PER_REQUEST; j++) {
       String h = hosts.get((start + j) % prefix);
       picked.add(h);
