@@ -184,6 +184,21 @@ public final class ExecutorAllocator {
     return new Plan(List.of(new ReleaseContainer(c.get().container(), id, reason)));
   }
 
+  /**
+   * Kills an executor that misbehaved (it never registered, or stopped answering): like
+   * {@link #killExecutor}, and the failure counts against the application and the node.
+   */
+  public Plan killFailedExecutor(ExecutorId id, String why, long nowMs, ClusterView cluster) {
+    Optional<HeldContainer> c = ledger.executor(id).flatMap(h -> ledger.markReleasing(h.container()));
+    if (c.isEmpty()) {
+      return Plan.EMPTY;
+    }
+    List<Action> actions = new ArrayList<>();
+    actions.add(new ReleaseContainer(c.get().container(), id, why));
+    recordFailure(c.get().host(), "Executor " + id + " on " + c.get().host() + ": " + why, nowMs, cluster, actions);
+    return new Plan(actions);
+  }
+
   /** The application is ending: release every container, ask for nothing more. */
   public Plan releaseAll(String reason) {
     ending = true;

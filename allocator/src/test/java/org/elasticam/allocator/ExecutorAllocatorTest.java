@@ -155,4 +155,15 @@ class ExecutorAllocatorTest {
     ContainerCompleted c = exit(new ContainerRef("c1"), ExitStatus.KILLED_BY_APPMASTER).all(ContainerCompleted.class).get(0);
     assertEquals("released", c.verdict().kind());
   }
+
+  @Test
+  void aMisbehavingExecutorIsReleasedAndCounted() {
+    target(1);
+    LaunchExecutor l = grant("h1").get(0);
+    Plan p = alloc.killFailedExecutor(l.executor(), "did not register within 2min", clock.nowMs(), cluster);
+    assertEquals("did not register within 2min", p.all(ReleaseContainer.class).get(0).reason());
+    assertEquals(1, alloc.failuresInWindow(clock.nowMs()));
+    assertEquals(0, alloc.running());
+    assertTrue(alloc.killFailedExecutor(l.executor(), "again", clock.nowMs(), cluster).isEmpty());
+  }
 }

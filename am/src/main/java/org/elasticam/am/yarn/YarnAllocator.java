@@ -119,6 +119,11 @@ public final class YarnAllocator {
     apply(plan);
   }
 
+  /** Kills an executor that misbehaved; the failure counts against the application and its node. */
+  public void killFailedExecutor(ExecutorId id, String why) {
+    apply(core.killFailedExecutor(id, why, clock.nowMs(), clusterView(Set.of())));
+  }
+
   /** The application is ending: withdraw every request and release every container. */
   public void releaseAll(String reason) {
     apply(core.releaseAll(reason));

@@ -1,0 +1,133 @@
+package org.elasticam.am;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.elasticam.allocator.exit.ExitStatus;
+import org.elasticam.allocator.model.ExecutorId;
+import org.elasticam.allocator.plan.Action.ContainerCompleted;
+import org.elasticam.am.driver.Driver;
+import org.elasticam.am.driver.Outcome;
+import org.elasticam.am.events.EventLog;
+import org.elasticam.am.events.ExecutorSeconds;
+import org.elasticam.am.yarn.AllocationEvents;
+import org.elasticam.time.Clock;
+
+/**
+ * Where the allocator's doings go: the event log, the executor-seconds count, and the driver (an
+ * executor whose container completed is gone; too many failures end the job).
+ */
+final class AmEvents implements AllocationEvents {
+
+  private final EventLog log;
+  private final ExecutorSeconds executorSeconds;
+  private final Clock clock;
+  private final Map<String, String> releaseReasons = new HashMap<>();
+  private final Set<String> countedKills = new HashSet<>();
+  private Driver driver;
+  private boolean ending;
+
+  AmEvents(EventLog log, ExecutorSeconds executorSeconds, Clock clock) {
+    this.log = log;
+    this.executorSeconds = executorSeconds;
+    this.clock = clock;
+  }
+
+  void attach(Driver d) {
+    this.driver = d;
+  }
+
+  void ending() {
+    ending = true;
+  }
+
+  @Override
+  public void containersRequested(int count, List<String> nodes, List<String> racks) {
+    log.write("containers_requested", "count", count, "nodes", nodes.isEmpty() ? null : nodes,
+        "racks", racks.isEmpty() ? null : racks);
+  }
+
+  @Override
+  public void requestsCancelled(int count, String reason) {
+    log.write("requests_cancelled", "count", count, "reason", reason);
+  }
+
+  @Override
+  public void containerAllocated(String containerId, String host, String matched) {
+    executorSeconds.allocated(containerId, clock.nowMs());
+    log.write("container_allocated", "container_id", containerId, "host", host, "matched", matched);
+  }
+
+  @Override
+  public void containerReleased(String containerId, String reason) {
+    executorSeconds.released(containerId, clock.nowMs());
+    releaseReasons.putIfAbsent(containerId, reason);
+    log.write("container_released", "container_id", containerId, "reason", reason);
+  }
+
+  @Override
+  public void executorLaunched(ExecutorId executor, String containerId, String host) {
+    log.write("executor_launched", "executor_id", executor.toString(), "container_id", containerId, "host", host);
+    if (driver != null) {
+      driver.executorLaunched(executor.toString());
+    }
+  }
+
+  @Override
+  public void executorLaunchFailed(ExecutorId executor, String containerId, String host, String why) {
+    countedKills.add(containerId);
+  }
+
+  @Override
+  public void containerCompleted(ContainerCompleted c) {
+    executorSeconds.completed(c.container().id(), clock.nowMs());
+    String id = c.container().id();
+    String releasedFor = releaseReasons.remove(id);
+    boolean counted = c.verdict().countsAsFailure() || countedKills.remove(id);
+    String reason = reason(c, releasedFor, counted);
+    log.write("executor_removed", "executor_id", c.executor() == null ? null : c.executor().toString(),
+        "container_id", id, "host", c.host(), "reason", reason, "exit_status", c.exitStatus(),
+        "exit_status_name", ExitStatus.name(c.exitStatus()), "counted_as_failure", counted,
+        "message", c.verdict().message());
+    if (driver != null && c.executor() != null) {
+      driver.containerCompleted(c.executor().toString(), c.verdict().message());
+    }
+  }
+
+  private String reason(ContainerCompleted c, String releasedFor, boolean counted) {
+    if (ending || "app_end".equals(c.verdict().kind())) {
+      return "app_end";
+    }
+    if (releasedFor != null) {
+      if (releasedFor.startsWith("lost")) {
+        return "lost";
+      }
+      return counted ? "failed" : "policy";
+    }
+    return switch (c.verdict().kind()) {
+      case "preempted" -> "preempted";
+      case "decommissioned" -> "decommissioned";
+      case "lost" -> "lost";
+      default -> "failed";
+    };
+  }
+
+  @Override
+  public void nodesExcluded(Map<String, Long> untilMs) {
+    untilMs.forEach((host, until) -> log.write("node_excluded", "host", host, "until_ts", until));
+  }
+
+  @Override
+  public void applicationFailed(String diagnostics) {
+    if (driver != null) {
+      driver.finish(new Outcome(Outcome.Status.FAILED, diagnostics));
+    }
+  }
+
+  /** Released-for reason of a kill that counted as a failure (it never registered). */
+  void countedKill(String containerId) {
+    countedKills.add(containerId);
+  }
+}

@@ -1,0 +1,24 @@
+package org.elasticam.am;
+
+/**
+ * Names shared by the client and the ApplicationMaster: local-resource link names in every
+ * container's working directory, and the AM's environment.
+ */
+public final class AmFiles {
+
+  /** The distributable jar (AM, executor, everything but Hadoop). */
+  public static final String APP_JAR = "__elasticam__.jar";
+  /** The user's jar, for --jar jobs. */
+  public static final String USER_JAR = "__user__.jar";
+  /** The trace file, for trace jobs. */
+  public static final String TRACE_FILE = "__trace__.jsonl";
+  /** The elasticam.* settings of the submission, as Java properties. */
+  public static final String CONF_FILE = "__elasticam_conf__.properties";
+
+  /** The staging directory on fs.defaultFS, for the AM to find the jars again. */
+  public static final String ENV_STAGING_DIR = "ELASTICAM_STAGING_DIR";
+
+  public static final String AM_MAIN = "org.elasticam.am.ApplicationMaster";
+
+  private AmFiles() {}
+}

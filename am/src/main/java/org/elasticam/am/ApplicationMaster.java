@@ -1,0 +1,356 @@
+package org.elasticam.am;
+
+import io.grpc.Server;
+import io.grpc.ServerInterceptors;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.io.DataOutputBuffer;
+import org.apache.hadoop.security.Credentials;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.yarn.api.ApplicationConstants.Environment;
+import org.apache.hadoop.yarn.api.protocolrecords.RegisterApplicationMasterResponse;
+import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.client.api.AMRMClient;
+import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.security.AMRMTokenIdentifier;
+import org.elasticam.allocator.AllocatorSettings;
+import org.elasticam.allocator.ExecutorAllocator;
+import org.elasticam.am.conf.HadoopConfigSource;
+import org.elasticam.am.driver.Driver;
+import org.elasticam.am.driver.DriverService;
+import org.elasticam.am.driver.DriverSettings;
+import org.elasticam.am.driver.Outcome;
+import org.elasticam.am.driver.TaskScheduler;
+import org.elasticam.am.events.EventLog;
+import org.elasticam.am.events.ExecutorSeconds;
+import org.elasticam.am.job.BuiltInJobs;
+import org.elasticam.am.job.JobPlan;
+import org.elasticam.am.job.JobSpec;
+import org.elasticam.am.loop.AmLoop;
+import org.elasticam.am.status.StatusServer;
+import org.elasticam.am.yarn.RackLookup;
+import org.elasticam.am.yarn.YarnAllocator;
+import org.elasticam.conf.ConfigProblem;
+import org.elasticam.conf.ElasticConf;
+import org.elasticam.conf.ExecutorKeys;
+import org.elasticam.conf.UnknownKeys;
+import org.elasticam.conf.YarnKeys;
+import org.elasticam.launcher.yarn.ExecutorLaunchSpec;
+import org.elasticam.launcher.yarn.YarnContainerLauncher;
+import org.elasticam.rpc.AppSecretAuth;
+import org.elasticam.rpc.RpcLimits;
+import org.elasticam.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ApplicationMaster process: registers with the ResourceManager, runs the job's driver and
+ * the allocator on one event loop, heartbeats on its own thread, serves the control plane and the
+ * tracking URL, and at the end stops the executors, unregisters with a final status and a
+ * diagnostic, and removes the staging directory. Exit codes: {@link AmExitCodes}.
+ */
+public final class ApplicationMaster {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ApplicationMaster.class);
+
+  private final Configuration conf;
+  private final ElasticConf elastic;
+  private final JobSpec job;
+  private final Clock clock = Clock.system();
+  private final CompletableFuture<Outcome> done = new CompletableFuture<>();
+
+  ApplicationMaster(Configuration conf, ElasticConf elastic, JobSpec job) {
+    this.conf = conf;
+    this.elastic = elastic;
+    this.job = job;
+  }
+
+  public static void main(String[] args) {
+    int code;
+    try {
+      code = launch(args);
+    } catch (Throwable t) {
+      LOG.error("The ApplicationMaster failed", t);
+      code = AmExitCodes.INTERNAL_ERROR;
+    }
+    System.exit(code);
+  }
+
+  private static int launch(String[] args) throws Exception {
+    Configuration conf = new YarnConfiguration();
+    loadSubmittedConf(conf);
+    HadoopConfigSource source = new HadoopConfigSource(conf);
+    UnknownKeys.warnings(source.elasticamKeys()).forEach(w -> LOG.warn(w));
+    ElasticConf elastic = new ElasticConf(source);
+    List<ConfigProblem> problems = elastic.validate();
+    JobSpec spec;
+    try {
+      spec = JobSpec.parse(List.of(args));
+    } catch (IllegalArgumentException e) {
+      problems = List.of(new ConfigProblem("job", String.join(" ", args), e.getMessage()));
+      spec = null;
+    }
+    if (!problems.isEmpty()) {
+      LOG.error("Invalid configuration or job: {}", problems);
+      return AmExitCodes.BAD_CONFIGURATION;
+    }
+    return new ApplicationMaster(conf, elastic, spec).run();
+  }
+
+  /** The client ships the submission's elasticam.* settings as a properties file. */
+  private static void loadSubmittedConf(Configuration conf) throws IOException {
+    Path file = Path.of(AmFiles.CONF_FILE);
+    if (!Files.exists(file)) {
+      return;
+    }
+    Properties p = new Properties();
+    try (InputStream in = Files.newInputStream(file)) {
+      p.load(in);
+    }
+    p.stringPropertyNames().forEach(k -> conf.set(k, p.getProperty(k)));
+  }
+
+  int run() throws Exception {
+    ContainerId containerId = ContainerId.fromString(requireEnv(Environment.CONTAINER_ID.name()));
+    ApplicationAttemptId attempt = containerId.getApplicationAttemptId();
+    String appId = attempt.getApplicationId().toString();
+    String amHost = requireEnv(Environment.NM_HOST.name());
+    byte[] secret = UserGroupInformation.getCurrentUser().getCredentials()
+        .getSecretKey(new org.apache.hadoop.io.Text(AppSecretAuth.CREDENTIALS_KEY));
+    if (secret == null) {
+      throw new IOException("the application's credentials hold no secret; was it submitted by our client?");
+    }
+    ExecutorSeconds executorSeconds = new ExecutorSeconds();
+    AmLoop loop = new AmLoop(t -> done.complete(Outcome.failed("internal error in the AM: " + t)));
+    EventLog events = openEventLog(appId);
+    AmEvents amEvents = new AmEvents(events, executorSeconds, clock);
+    try (loop; events; ClusterNodes nodes = new ClusterNodes(conf)) {
+      events.write("app_start", "app_id", appId, "attempt", attempt.getAttemptId(), "conf",
+          elastic.resolvedForDisplay(), "job", job.toArgs());
+      return runWith(loop, events, amEvents, executorSeconds, nodes, appId, amHost, secret);
+    }
+  }
+
+  private int runWith(AmLoop loop, EventLog events, AmEvents amEvents, ExecutorSeconds executorSeconds,
+      ClusterNodes nodes, String appId, String amHost, byte[] secret) throws Exception {
+    JobPlan plan;
+    try {
+      plan = BuiltInJobs.plan(job, nodes.liveHosts());
+    } catch (Exception e) {
+      plan = null;
+      done.complete(Outcome.failed("The job could not be planned: " + e.getMessage()));
+    }
+    AMRMClient<ContainerRequest> amClient = AMRMClient.createAMRMClient();
+    amClient.init(conf);
+    amClient.start();
+    DriverHolder holder = new DriverHolder();
+    Server grpc = startControlPlane(loop, holder, secret);
+    StatusServer status = new StatusServer(amHost, () -> loop.call(holder::snapshot));
+    String trackingUrl = "http://" + amHost + ":" + status.port() + "/";
+    RegisterApplicationMasterResponse reg = amClient.registerApplicationMaster(amHost, grpc.getPort(), trackingUrl);
+    LOG.info("Registered with the ResourceManager; control plane on {}:{}, status at {}", amHost, grpc.getPort(),
+        trackingUrl);
+    Resource resource = Resource.newInstance(elastic.executorContainerMebibytes(), elastic.get(ExecutorKeys.CORES));
+    checkFits(resource, reg.getMaximumResourceCapability());
+    ExecutorLaunchSpec spec = launchSpec(appId, amHost, grpc.getPort());
+    try (YarnContainerLauncher launcher = new YarnContainerLauncher(conf, spec, elastic.get(YarnKeys.LAUNCHER_THREADS))) {
+      YarnAllocator allocator = new YarnAllocator(amClient, launcher, loop,
+          new ExecutorAllocator(AllocatorSettings.from(elastic)), resource,
+          elastic.getOptional(YarnKeys.NODE_LABEL_EXPRESSION).filter(s -> !s.isBlank()), RackLookup.hadoop(conf),
+          nodes, amEvents, clock);
+      Outcome outcome = plan == null ? done.get()
+          : drive(loop, events, amEvents, holder, allocator, amClient, plan, appId, nodes);
+      return finish(outcome, loop, events, amEvents, executorSeconds, holder, allocator, amClient, trackingUrl);
+    } finally {
+      grpc.shutdownNow();
+      status.close();
+      amClient.stop();
+    }
+  }
+
+  private Outcome drive(AmLoop loop, EventLog events, AmEvents amEvents, DriverHolder holder, YarnAllocator allocator,
+      AMRMClient<ContainerRequest> amClient, JobPlan plan, String appId, ClusterNodes nodes) throws Exception {
+    RackLookup racks = RackLookup.hadoop(conf);
+    TaskScheduler scheduler = new TaskScheduler(elastic.get(ExecutorKeys.TASK_MAX_FAILURES),
+        elastic.get(ExecutorKeys.LOCALITY_WAIT), racks::rackOf);
+    Heartbeater[] hb = new Heartbeater[1];
+    YarnAllocatorPort port = new YarnAllocatorPort(allocator, () -> hb[0].wakeUp());
+    Driver driver = new Driver(DriverSettings.from(elastic, appId), loop, plan, scheduler, port, events, clock,
+        done::complete);
+    amEvents.attach(driver);
+    holder.set(driver, allocator);
+    hb[0] = new Heartbeater(amClient, loop, allocator, driver, elastic.initialAllocationInterval(),
+        elastic.get(YarnKeys.HEARTBEAT_INTERVAL), done::complete);
+    loop.execute(driver::start);
+    hb[0].start();
+    Outcome outcome = done.get();
+    hb[0].stop();
+    return outcome;
+  }
+
+  private int finish(Outcome outcome, AmLoop loop, EventLog events, AmEvents amEvents, ExecutorSeconds es,
+      DriverHolder holder, YarnAllocator allocator, AMRMClient<ContainerRequest> amClient, String trackingUrl)
+      throws Exception {
+    loop.call(() -> {
+      amEvents.ending();
+      holder.finish(outcome);
+      allocator.releaseAll("the application is ending");
+      return null;
+    });
+    try {
+      amClient.allocate(1.0f);
+    } catch (Exception e) {
+      LOG.warn("The last heartbeat (releasing containers) failed: {}", e.toString());
+    }
+    FinalApplicationStatus status = switch (outcome.status()) {
+      case SUCCEEDED -> FinalApplicationStatus.SUCCEEDED;
+      case FAILED -> FinalApplicationStatus.FAILED;
+      case KILLED -> FinalApplicationStatus.KILLED;
+    };
+    double seconds = loop.call(() -> es.seconds(clock.nowMs()));
+    loop.call(() -> {
+      events.write("app_end", "final_status", status.name(), "diagnostics", outcome.diagnostics(),
+          "executor_seconds", Math.round(seconds * 1000) / 1000.0);
+      return null;
+    });
+    amClient.unregisterApplicationMaster(status, outcome.diagnostics(), trackingUrl);
+    LOG.info("Unregistered with final status {}: {}", status, outcome.diagnostics());
+    cleanUpStaging();
+    return exitCode(outcome, allocator);
+  }
+
+  private static int exitCode(Outcome outcome, YarnAllocator allocator) {
+    if (outcome.status() == Outcome.Status.SUCCEEDED) {
+      return AmExitCodes.SUCCEEDED;
+    }
+    if (outcome.status() == Outcome.Status.KILLED) {
+      return AmExitCodes.KILLED;
+    }
+    if (allocator.failure().isPresent()) {
+      return AmExitCodes.TOO_MANY_EXECUTOR_FAILURES;
+    }
+    return outcome.diagnostics().startsWith("The ResourceManager") ? AmExitCodes.RESOURCE_MANAGER
+        : outcome.diagnostics().startsWith("internal error") ? AmExitCodes.INTERNAL_ERROR : AmExitCodes.JOB_FAILED;
+  }
+
+  // ---- pieces ---------------------------------------------------------------------------------
+
+  private Server startControlPlane(AmLoop loop, DriverHolder holder, byte[] secret) throws IOException {
+    DriverService service = new DriverService(loop, holder);
+    return NettyServerBuilder.forAddress(new InetSocketAddress(0))
+        .addService(ServerInterceptors.intercept(service, AppSecretAuth.interceptor(secret, clock,
+            why -> LOG.warn("Refused a control-plane call: {}", why))))
+        .maxInboundMessageSize(RpcLimits.MAX_MESSAGE_BYTES)
+        .maxInboundMetadataSize(RpcLimits.MAX_METADATA_BYTES)
+        .maxConcurrentCallsPerConnection(RpcLimits.MAX_CALLS_PER_CONNECTION)
+        .permitKeepAliveTime(10, TimeUnit.SECONDS)
+        .permitKeepAliveWithoutCalls(true)
+        .handshakeTimeout(20, TimeUnit.SECONDS)
+        .build()
+        .start();
+  }
+
+  private EventLog openEventLog(String appId) {
+    try {
+      FileSystem fs = FileSystem.get(conf);
+      org.apache.hadoop.fs.Path dir = elastic.getOptional(ExecutorKeys.EVENT_LOG_DIR)
+          .map(org.apache.hadoop.fs.Path::new)
+          .orElseGet(() -> new org.apache.hadoop.fs.Path(fs.getHomeDirectory(), ".elasticam/events"));
+      EventLog log = EventLog.create(fs, dir, appId, clock);
+      LOG.info("Event log: {}", log.path());
+      return log;
+    } catch (IOException e) {
+      LOG.error("Could not open the event log; the run goes on without it: {}", e.toString());
+      return EventLog.discarding(clock);
+    }
+  }
+
+  private static void checkFits(Resource wanted, Resource max) {
+    if (max != null && (wanted.getMemorySize() > max.getMemorySize() || wanted.getVirtualCores() > max.getVirtualCores())) {
+      throw new IllegalStateException("An executor container needs " + wanted.getMemorySize() + " MiB and "
+          + wanted.getVirtualCores() + " vcores, more than the cluster's largest container (" + max.getMemorySize()
+          + " MiB, " + max.getVirtualCores() + " vcores): lower elasticam.executor.memory or elasticam.executor.cores");
+    }
+  }
+
+  private ExecutorLaunchSpec launchSpec(String appId, String amHost, int port) throws IOException {
+    StagingResources staged = StagingResources.read(conf, requireEnv(AmFiles.ENV_STAGING_DIR),
+        job.kind() == JobSpec.Kind.USER);
+    return new ExecutorLaunchSpec(amHost, port, appId, elastic.get(ExecutorKeys.CORES),
+        elastic.get(ExecutorKeys.TASK_CPUS), elastic.get(ExecutorKeys.MEMORY).mebibytes(),
+        elastic.get(ExecutorKeys.HEARTBEAT_INTERVAL), elastic.get(ExecutorKeys.HEARTBEAT_TIMEOUT),
+        staged.executorResources(), List.of(conf.getStrings(YarnConfiguration.YARN_APPLICATION_CLASSPATH,
+            YarnConfiguration.DEFAULT_YARN_CROSS_PLATFORM_APPLICATION_CLASSPATH)),
+        executorTokens(), Map.of(), job.kind() == JobSpec.Kind.USER ? Optional.of(AmFiles.USER_JAR) : Optional.empty());
+  }
+
+  /** The application's credentials as executors get them: everything but the AMRMToken. */
+  private static ByteBuffer executorTokens() throws IOException {
+    Credentials creds = new Credentials(UserGroupInformation.getCurrentUser().getCredentials());
+    Credentials out = new Credentials();
+    for (Token<?> t : creds.getAllTokens()) {
+      if (!AMRMTokenIdentifier.KIND_NAME.equals(t.getKind())) {
+        out.addToken(t.getService(), t);
+      }
+    }
+    for (org.apache.hadoop.io.Text k : creds.getAllSecretKeys()) {
+      out.addSecretKey(k, creds.getSecretKey(k));
+    }
+    DataOutputBuffer buf = new DataOutputBuffer();
+    out.writeTokenStorageToStream(buf);
+    return ByteBuffer.wrap(buf.getData(), 0, buf.getLength());
+  }
+
+  private void cleanUpStaging() {
+    if (elastic.get(YarnKeys.PRESERVE_STAGING_FILES)) {
+      return;
+    }
+    String dir = System.getenv(AmFiles.ENV_STAGING_DIR);
+    try {
+      org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(dir);
+      p.getFileSystem(conf).delete(p, true);
+    } catch (Exception e) {
+      LOG.warn("Could not remove the staging directory {}: {}", dir, e.toString());
+    }
+  }
+
+  private static String requireEnv(String name) {
+    String v = System.getenv(name);
+    if (v == null || v.isBlank()) {
+      throw new IllegalStateException("environment variable " + name + " is not set: the AM runs in a YARN container");
+    }
+    return v;
+  }
+
+  /** Snapshot of what the status endpoint shows; event loop only. */
+  static Map<String, Object> snapshot(Driver d, YarnAllocator a) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("state", d.outcome().map(o -> o.status().name()).orElse("RUNNING"));
+    m.put("progress", d.progress());
+    m.put("executors", Map.of("registered", d.registeredExecutors(), "running", a.running(),
+        "starting", a.starting(), "pending_requests", a.pendingAsks(), "target", a.target()));
+    m.put("tasks", Map.of("done", d.tasksDone(), "total", d.tasksTotal(), "running", d.tasksRunning(),
+        "pending", d.tasksPending()));
+    d.outcome().ifPresent(o -> m.put("diagnostics", o.diagnostics()));
+    return m;
+  }
+}

@@ -1,0 +1,56 @@
+package org.elasticam.am;
+
+import io.grpc.Status;
+import java.util.Map;
+import org.elasticam.am.driver.Driver;
+import org.elasticam.am.driver.DriverService;
+import org.elasticam.am.driver.ExecutorSession;
+import org.elasticam.am.driver.Outcome;
+import org.elasticam.am.yarn.YarnAllocator;
+import org.elasticam.rpc.proto.ExecutorMessage;
+
+/**
+ * The control plane starts before the driver exists (executors need its port in their launch
+ * command); until the driver is attached, sessions are refused. Event loop only.
+ */
+final class DriverHolder implements DriverService.SessionHandler {
+
+  private Driver driver;
+  private YarnAllocator allocator;
+
+  void set(Driver d, YarnAllocator a) {
+    this.driver = d;
+    this.allocator = a;
+  }
+
+  @Override
+  public void onMessage(ExecutorSession session, ExecutorMessage message) {
+    if (driver == null) {
+      session.refuse(Status.UNAVAILABLE.withDescription("the driver is not running"));
+    } else {
+      driver.onMessage(session, message);
+    }
+  }
+
+  @Override
+  public void onClosed(ExecutorSession session, String why) {
+    if (driver != null) {
+      driver.onClosed(session, why);
+    }
+  }
+
+  Map<String, Object> snapshot() {
+    if (driver == null) {
+      return Map.of("state", "STARTING");
+    }
+    return ApplicationMaster.snapshot(driver, allocator);
+  }
+
+  /** The job is over: make sure the driver knows, and stop the executors. */
+  void finish(Outcome outcome) {
+    if (driver != null) {
+      driver.finish(outcome);
+      driver.shutdownExecutors("the application is ending: " + outcome.status());
+    }
+  }
+}

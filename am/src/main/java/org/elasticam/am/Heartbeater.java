@@ -1,0 +1,138 @@
+package org.elasticam.am;
+
+import java.time.Duration;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
+import org.apache.hadoop.yarn.api.records.AMCommand;
+import org.apache.hadoop.yarn.client.api.AMRMClient;
+import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
+import org.apache.hadoop.yarn.exceptions.ApplicationAttemptNotFoundException;
+import org.elasticam.am.driver.Driver;
+import org.elasticam.am.driver.Outcome;
+import org.elasticam.am.loop.AmLoop;
+import org.elasticam.am.yarn.YarnAllocator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The heartbeat to the ResourceManager, on its own thread so a slow or failing-over RM never
+ * stalls the event loop: the loop prepares the request table, this thread calls {@code allocate},
+ * and the loop handles the response. While requests are pending it heartbeats at the initial
+ * allocation interval, doubling up to the heartbeat interval; a target change wakes it at once.
+ *
+ * <p>Why a synchronous AMRMClient on our own thread rather than AMRMClientAsync: the async client
+ * heartbeats at one fixed interval and hands responses to its own callback thread; we want the
+ * doubling schedule, the early wake-up, and the response applied on our loop, in order.
+ */
+final class Heartbeater implements Runnable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Heartbeater.class);
+  private static final int MAX_CONSECUTIVE_FAILURES = 5;
+
+  private final AMRMClient<ContainerRequest> client;
+  private final AmLoop loop;
+  private final YarnAllocator allocator;
+  private final Driver driver;
+  private final long initialMs;
+  private final long intervalMs;
+  private final Consumer<Outcome> fail;
+  private final Semaphore wake = new Semaphore(0);
+  private volatile boolean stopped;
+  private Thread thread;
+
+  Heartbeater(AMRMClient<ContainerRequest> client, AmLoop loop, YarnAllocator allocator, Driver driver,
+      Duration initial, Duration interval, Consumer<Outcome> fail) {
+    this.client = client;
+    this.loop = loop;
+    this.allocator = allocator;
+    this.driver = driver;
+    this.initialMs = initial.toMillis();
+    this.intervalMs = interval.toMillis();
+    this.fail = fail;
+  }
+
+  void start() {
+    thread = new Thread(this, "rm-heartbeat");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** Heartbeat now, and restart the fast schedule: the target changed. */
+  void wakeUp() {
+    wake.release();
+  }
+
+  @Override
+  public void run() {
+    long next = initialMs;
+    int failures = 0;
+    while (!stopped) {
+      try {
+        heartbeatOnce();
+        failures = 0;
+      } catch (ApplicationAttemptNotFoundException e) {
+        fail.accept(Outcome.failed("The ResourceManager no longer knows this attempt: " + e.getMessage()));
+        return;
+      } catch (InterruptedException e) {
+        return;
+      } catch (Exception e) {
+        failures++;
+        LOG.warn("Heartbeat to the ResourceManager failed ({} in a row): {}", failures, e.toString());
+        if (failures >= MAX_CONSECUTIVE_FAILURES) {
+          fail.accept(Outcome.failed("The ResourceManager could not be reached " + failures + " times in a row: " + e));
+          return;
+        }
+      }
+      boolean pending;
+      try {
+        pending = loop.call(() -> allocator.pendingAsks() > 0);
+      } catch (Exception e) {
+        return;
+      }
+      long sleep = pending ? Math.min(next, intervalMs) : intervalMs;
+      next = pending ? Math.min(next * 2, intervalMs) : initialMs;
+      try {
+        if (wake.tryAcquire(sleep, TimeUnit.MILLISECONDS)) {
+          wake.drainPermits();
+          next = initialMs;
+        }
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  private void heartbeatOnce() throws Exception {
+    float progress = loop.call(() -> {
+      allocator.prepareHeartbeat();
+      return driver.progress();
+    });
+    AllocateResponse r = client.allocate(progress);
+    loop.execute(() -> allocator.handleResponse(r));
+    if (r.getAMCommand() == AMCommand.AM_SHUTDOWN) {
+      fail.accept(Outcome.failed("The ResourceManager told this attempt to shut down"));
+      stopped = true;
+    }
+  }
+
+  /** Stops after the current heartbeat; returns once the thread is gone. */
+  void stop() {
+    stopped = true;
+    wake.release();
+    if (thread != null) {
+      try {
+        // Not interrupted first: an interrupt inside an RPC can wedge Hadoop's IPC client, and the
+        // AM still needs it to unregister.
+        thread.join(10_000);
+        if (thread.isAlive()) {
+          thread.interrupt();
+          thread.join(5_000);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

@@ -1,0 +1,50 @@
+package org.elasticam.am;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.elasticam.allocator.model.ExecutorId;
+import org.elasticam.am.driver.AllocatorPort;
+import org.elasticam.am.yarn.YarnAllocator;
+
+/** The driver's view of YarnAllocator; a target change wakes the heartbeat. */
+final class YarnAllocatorPort implements AllocatorPort {
+
+  private final YarnAllocator allocator;
+  private final Runnable wakeHeartbeat;
+
+  YarnAllocatorPort(YarnAllocator allocator, Runnable wakeHeartbeat) {
+    this.allocator = allocator;
+    this.wakeHeartbeat = wakeHeartbeat;
+  }
+
+  @Override
+  public boolean requestTotalExecutors(int target, int localityAwareTasks, Map<String, Integer> hostToLocalTaskCount) {
+    boolean changed = allocator.requestTotalExecutors(target, localityAwareTasks, hostToLocalTaskCount, Set.of());
+    if (changed) {
+      wakeHeartbeat.run();
+    }
+    return changed;
+  }
+
+  @Override
+  public void killExecutor(String executorId, String reason) {
+    allocator.killExecutor(ExecutorId.parse(executorId), reason);
+  }
+
+  @Override
+  public void killFailedExecutor(String executorId, String why) {
+    allocator.killFailedExecutor(ExecutorId.parse(executorId), why);
+  }
+
+  @Override
+  public Optional<Launched> launched(String executorId) {
+    try {
+      return allocator.core().ledger().executor(ExecutorId.parse(executorId))
+          .filter(c -> c.state() != org.elasticam.allocator.ledger.HeldContainer.State.RELEASING)
+          .map(c -> new Launched(c.container().id(), c.host()));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+}

@@ -1,0 +1,25 @@
+package org.elasticam.am.driver;
+
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What the driver needs from the allocator, on the event loop: set the target with locality
+ * hints, kill an executor, and check that a registering executor is one we launched.
+ */
+public interface AllocatorPort {
+
+  /** @return whether the target changed */
+  boolean requestTotalExecutors(int target, int localityAwareTasks, Map<String, Integer> hostToLocalTaskCount);
+
+  void killExecutor(String executorId, String reason);
+
+  /** Kills an executor that misbehaved; counts as a failure of the application and the node. */
+  void killFailedExecutor(String executorId, String why);
+
+  /** The container and host we launched this executor in, if we did and it still runs. */
+  Optional<Launched> launched(String executorId);
+
+  /** A launched executor's container and host. */
+  record Launched(String containerId, String host) {}
+}

@@ -1,0 +1,340 @@
+package org.elasticam.am.driver;
+
+import io.grpc.Status;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.elasticam.am.events.EventLog;
+import org.elasticam.am.job.JobPlan;
+import org.elasticam.am.loop.AmLoop;
+import org.elasticam.rpc.proto.DriverMessage;
+import org.elasticam.rpc.proto.ExecutorMessage;
+import org.elasticam.rpc.proto.HeartbeatAck;
+import org.elasticam.rpc.proto.LaunchTask;
+import org.elasticam.rpc.proto.Register;
+import org.elasticam.rpc.proto.Registered;
+import org.elasticam.rpc.proto.Shutdown;
+import org.elasticam.rpc.proto.TaskState;
+import org.elasticam.rpc.proto.TaskUpdate;
+import org.elasticam.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The job engine: submits the plan's stages, accepts executors we launched, hands their free slots
+ * to the task scheduler, follows tasks to their end, and tells the allocator how many executors the
+ * job wants and where. Everything runs on the AM's event loop.
+ */
+public final class Driver implements DriverService.SessionHandler {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Driver.class);
+
+  private final DriverSettings settings;
+  private final AmLoop loop;
+  private final JobPlan plan;
+  private final TaskScheduler scheduler;
+  private final AllocatorPort allocator;
+  private final EventLog events;
+  private final Clock clock;
+  private final Consumer<Outcome> onFinish;
+  private final Map<String, ExecutorSession> executors = new LinkedHashMap<>();
+  private final Set<String> gone = new HashSet<>();
+  private final Map<String, Integer> slotsByExecutor = new LinkedHashMap<>();
+  private int target;
+  private int stagesDone;
+  private Outcome outcome;
+
+  public Driver(DriverSettings settings, AmLoop loop, JobPlan plan, TaskScheduler scheduler, AllocatorPort allocator,
+      EventLog events, Clock clock, Consumer<Outcome> onFinish) {
+    this.settings = settings;
+    this.loop = loop;
+    this.plan = plan;
+    this.scheduler = scheduler;
+    this.allocator = allocator;
+    this.events = events;
+    this.clock = clock;
+    this.onFinish = onFinish;
+  }
+
+  /** Asks for the job's executors, submits the first stages, and starts the scheduling tick. */
+  public void start() {
+    target = settings.staticTarget();
+    events.write("target_changed", "target", target, "previous", 0, "reason", "static allocation (executor.instances)",
+        "pending_tasks", 0, "running_tasks", 0, "policy", "static");
+    submitAll(plan.start(clock.nowMs()));
+    syncTarget();
+    loop.every(java.time.Duration.ofMillis(100), this::tick);
+  }
+
+  private void tick() {
+    if (outcome != null) {
+      return;
+    }
+    checkHeartbeats();
+    revive();
+  }
+
+  // ---- stages ----------------------------------------------------------------------------------
+
+  private void submitAll(List<JobPlan.Submission> submissions) {
+    long now = clock.nowMs();
+    for (JobPlan.Submission s : submissions) {
+      if (s.atMs() <= now) {
+        submit(s);
+      } else {
+        loop.schedule(java.time.Duration.ofMillis(s.atMs() - now), () -> submit(s));
+      }
+    }
+  }
+
+  private void submit(JobPlan.Submission s) {
+    if (outcome != null) {
+      return;
+    }
+    scheduler.submit(s.stage(), clock.nowMs());
+    LOG.info("Submitting stage {} ({}) with {} tasks", s.stage().id(), s.stage().name(), s.stage().tasks().size());
+    events.write("stage_submitted", "stage_id", s.stage().id(), "name", s.stage().name(),
+        "tasks", s.stage().tasks().size());
+    syncTarget();
+    revive();
+  }
+
+  private void syncTarget() {
+    allocator.requestTotalExecutors(target, scheduler.localityAwareTasks(), scheduler.hostToLocalTaskCount());
+  }
+
+  /** The allocator launched an executor: it must register within the registration timeout. */
+  public void executorLaunched(String executorId) {
+    loop.schedule(settings.registrationTimeout(), () -> {
+      if (outcome == null && !executors.containsKey(executorId) && !gone.contains(executorId)
+          && allocator.launched(executorId).isPresent()) {
+        gone.add(executorId);
+        allocator.killFailedExecutor(executorId, "it did not register within "
+            + org.elasticam.conf.Durations.format(settings.registrationTimeout())
+            + " (elasticam.executor.registrationTimeout)");
+      }
+    });
+  }
+
+  // ---- sessions --------------------------------------------------------------------------------
+
+  @Override
+  public void onMessage(ExecutorSession session, ExecutorMessage m) {
+    switch (m.getBodyCase()) {
+      case REGISTER -> register(session, m.getRegister());
+      case HEARTBEAT -> {
+        if (session.registered()) {
+          session.lastHeardMs = clock.nowMs();
+          session.send(DriverMessage.newBuilder()
+              .setHeartbeatAck(HeartbeatAck.newBuilder().setSentAtMs(m.getHeartbeat().getSentAtMs())).build());
+        }
+      }
+      case TASK_UPDATE -> {
+        if (session.registered()) {
+          session.lastHeardMs = clock.nowMs();
+          taskUpdate(session, m.getTaskUpdate());
+        }
+      }
+      default -> session.refuse(Status.INVALID_ARGUMENT.withDescription("empty message"));
+    }
+  }
+
+  private void register(ExecutorSession session, Register r) {
+    String id = String.valueOf(r.getExecutorId());
+    String why = registrationRefusal(session, r, id);
+    if (why != null) {
+      LOG.warn("Refusing executor {} from {} ({}): {}", id, r.getHost(), r.getContainerId(), why);
+      session.refuse(Status.FAILED_PRECONDITION.withDescription(why));
+      return;
+    }
+    session.executorId = id;
+    session.host = r.getHost();
+    session.containerId = r.getContainerId();
+    session.slots = Math.max(1, r.getCores() / Math.max(1, settings.taskCpus()));
+    session.lastHeardMs = clock.nowMs();
+    executors.put(id, session);
+    slotsByExecutor.put(id, session.slots);
+    session.send(DriverMessage.newBuilder().setRegistered(Registered.newBuilder().setAppId(settings.appId())
+        .setHeartbeatIntervalMs(settings.heartbeatInterval().toMillis())).build());
+    LOG.info("Executor {} registered from {} ({}, {} cores)", id, r.getHost(), r.getContainerId(), r.getCores());
+    events.write("executor_registered", "executor_id", id, "container_id", r.getContainerId(), "host", r.getHost(),
+        "cores", r.getCores());
+    revive();
+  }
+
+  private String registrationRefusal(ExecutorSession session, Register r, String id) {
+    if (session.registered()) {
+      return "this session already registered executor " + session.executorId;
+    }
+    if (outcome != null) {
+      return "the application is ending";
+    }
+    if (executors.containsKey(id) || gone.contains(id)) {
+      return "executor " + id + " already registered once";
+    }
+    Optional<AllocatorPort.Launched> launched = allocator.launched(id);
+    if (launched.isEmpty()) {
+      return "no executor " + id + " was launched by this application";
+    }
+    if (!launched.get().containerId().equals(r.getContainerId())) {
+      return "executor " + id + " runs in " + launched.get().containerId() + ", not " + r.getContainerId();
+    }
+    return null;
+  }
+
+  @Override
+  public void onClosed(ExecutorSession session, String why) {
+    if (session.registered() && executors.get(session.executorId) == session) {
+      executorLost(session.executorId, why, true);
+    }
+  }
+
+  /** The allocator reports the executor's container completed; a no-op if we already knew. */
+  public void containerCompleted(String executorId, String why) {
+    if (executors.containsKey(executorId)) {
+      executorLost(executorId, why, false);
+    }
+  }
+
+  private void executorLost(String id, String why, boolean release) {
+    ExecutorSession s = executors.remove(id);
+    slotsByExecutor.remove(id);
+    gone.add(id);
+    if (s != null) {
+      s.end();
+    }
+    List<TaskAttempt> requeued = scheduler.executorLost(id);
+    if (outcome == null) {
+      LOG.warn("Lost executor {}: {}; {} running task(s) go back to pending", id, why, requeued.size());
+      if (release) {
+        allocator.killExecutor(id, "lost: " + why);
+      }
+      revive();
+    }
+  }
+
+  private void checkHeartbeats() {
+    long now = clock.nowMs();
+    for (ExecutorSession s : List.copyOf(executors.values())) {
+      long silent = now - s.lastHeardMs;
+      if (silent > settings.heartbeatTimeout().toMillis()) {
+        executorLost(s.executorId, "no heartbeat for " + silent + " ms (elasticam.executor.heartbeatTimeout)", true);
+      }
+    }
+  }
+
+  // ---- tasks -----------------------------------------------------------------------------------
+
+  private void revive() {
+    if (outcome != null || scheduler.pendingTasks() == 0 || executors.isEmpty()) {
+      return;
+    }
+    List<TaskScheduler.Offer> offers = new ArrayList<>();
+    for (ExecutorSession s : executors.values()) {
+      int free = s.slots - scheduler.runningOn(s.executorId);
+      if (free > 0) {
+        offers.add(new TaskScheduler.Offer(s.executorId, s.host, free));
+      }
+    }
+    for (TaskAttempt a : scheduler.schedule(offers, clock.nowMs())) {
+      executors.get(a.executorId()).send(DriverMessage.newBuilder().setLaunchTask(LaunchTask.newBuilder()
+          .setTaskId(a.taskId()).setStageId(a.stageId()).setPartition(a.index()).setAttempt(a.attempt())
+          .setTaskClass(a.taskClass()).putAllParams(a.params())).build());
+    }
+  }
+
+  private void taskUpdate(ExecutorSession session, TaskUpdate u) {
+    if (u.getState() == TaskState.TASK_STATE_RUNNING) {
+      return;
+    }
+    boolean ok = u.getState() == TaskState.TASK_STATE_SUCCEEDED;
+    boolean killed = u.getState() == TaskState.TASK_STATE_KILLED;
+    Optional<TaskScheduler.TaskEnd> end = scheduler.taskEnded(u.getTaskId(), ok, killed, u.getError());
+    if (end.isEmpty()) {
+      return;
+    }
+    TaskAttempt a = end.get().attempt();
+    events.write("task_end", "stage_id", a.stageId(), "task", a.index(), "attempt", a.attempt(),
+        "executor_id", a.executorId(), "host", a.host(), "locality", a.locality().name(),
+        "duration_ms", clock.nowMs() - a.startMs(), "status", ok ? "SUCCESS" : killed ? "KILLED" : "FAILED");
+    if (end.get().jobFailure().isPresent()) {
+      finish(Outcome.failed(end.get().jobFailure().get()));
+      return;
+    }
+    end.get().stageCompleted().ifPresent(this::stageCompleted);
+    revive();
+  }
+
+  private void stageCompleted(int stageId) {
+    stagesDone++;
+    LOG.info("Stage {} completed ({} of {} stages)", stageId, stagesDone, plan.totalStages());
+    events.write("stage_completed", "stage_id", stageId);
+    submitAll(plan.stageCompleted(stageId, clock.nowMs()));
+    syncTarget();
+    if (stagesDone == plan.totalStages()) {
+      finish(Outcome.succeeded("all " + plan.totalTasks() + " tasks of " + plan.totalStages() + " stages succeeded"));
+    }
+  }
+
+  // ---- the end ---------------------------------------------------------------------------------
+
+  /** Ends the job once; later calls are ignored. */
+  public void finish(Outcome o) {
+    if (outcome != null) {
+      return;
+    }
+    outcome = o;
+    LOG.info("Job {}: {}", o.status(), o.diagnostics());
+    onFinish.accept(o);
+  }
+
+  /** Tells every executor to stop; their containers are released by the allocator afterwards. */
+  public void shutdownExecutors(String reason) {
+    for (ExecutorSession s : executors.values()) {
+      s.send(DriverMessage.newBuilder().setShutdown(Shutdown.newBuilder().setReason(reason)).build());
+      s.end();
+    }
+    gone.addAll(executors.keySet());
+    executors.clear();
+  }
+
+  // ---- what the status endpoint and progress read ----------------------------------------------
+
+  public float progress() {
+    int total = plan.totalTasks();
+    return total == 0 ? 0f : Math.min(1f, (float) scheduler.doneTasks() / total);
+  }
+
+  public int registeredExecutors() {
+    return executors.size();
+  }
+
+  public int target() {
+    return target;
+  }
+
+  public int tasksDone() {
+    return scheduler.doneTasks();
+  }
+
+  public int tasksTotal() {
+    return plan.totalTasks();
+  }
+
+  public int tasksRunning() {
+    return scheduler.runningTasks();
+  }
+
+  public int tasksPending() {
+    return scheduler.pendingTasks();
+  }
+
+  public Optional<Outcome> outcome() {
+    return Optional.ofNullable(outcome);
+  }
+}

@@ -1,0 +1,59 @@
+package org.elasticam.am.driver;
+
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import java.util.concurrent.Executor;
+import org.elasticam.rpc.proto.DriverGrpc;
+import org.elasticam.rpc.proto.DriverMessage;
+import org.elasticam.rpc.proto.ExecutorMessage;
+
+/**
+ * The gRPC face of the driver: a thread hop only. Every message and every end of a stream is
+ * posted onto the AM's event loop, where {@link SessionHandler} handles it.
+ */
+public final class DriverService extends DriverGrpc.DriverImplBase {
+
+  /** Called on the event loop. */
+  public interface SessionHandler {
+    void onMessage(ExecutorSession session, ExecutorMessage message);
+
+    void onClosed(ExecutorSession session, String why);
+  }
+
+  private final Executor loop;
+  private final SessionHandler handler;
+
+  public DriverService(Executor loop, SessionHandler handler) {
+    this.loop = loop;
+    this.handler = handler;
+  }
+
+  @Override
+  public StreamObserver<ExecutorMessage> session(StreamObserver<DriverMessage> down) {
+    ExecutorSession session = new ExecutorSession(down);
+    return new StreamObserver<>() {
+      @Override
+      public void onNext(ExecutorMessage m) {
+        loop.execute(() -> handler.onMessage(session, m));
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        Status s = Status.fromThrowable(t);
+        loop.execute(() -> {
+          session.markClosed();
+          handler.onClosed(session, "stream failed: " + s.getCode() + (s.getDescription() == null ? ""
+              : " " + s.getDescription()));
+        });
+      }
+
+      @Override
+      public void onCompleted() {
+        loop.execute(() -> {
+          session.end();
+          handler.onClosed(session, "the executor closed its session");
+        });
+      }
+    };
+  }
+}

@@ -1,0 +1,28 @@
+package org.elasticam.am.driver;
+
+import java.time.Duration;
+import org.elasticam.conf.ElasticConf;
+import org.elasticam.conf.ExecutorKeys;
+
+/**
+ * What the driver reads from configuration, once.
+ *
+ * @param staticTarget executors to hold for the whole job (elasticam.executor.instances, 2 unset)
+ */
+public record DriverSettings(String appId, int staticTarget, int taskCpus, int maxTaskFailures,
+    Duration localityWait, Duration heartbeatInterval, Duration heartbeatTimeout, Duration registrationTimeout) {
+
+  /** Spark's default when executor.instances is unset and allocation is static. */
+  public static final int DEFAULT_INSTANCES = 2;
+
+  public static DriverSettings from(ElasticConf conf, String appId) {
+    return new DriverSettings(appId,
+        conf.getOptional(ExecutorKeys.INSTANCES).orElse(DEFAULT_INSTANCES),
+        conf.get(ExecutorKeys.TASK_CPUS),
+        conf.get(ExecutorKeys.TASK_MAX_FAILURES),
+        conf.get(ExecutorKeys.LOCALITY_WAIT),
+        conf.get(ExecutorKeys.HEARTBEAT_INTERVAL),
+        conf.get(ExecutorKeys.HEARTBEAT_TIMEOUT),
+        conf.get(ExecutorKeys.REGISTRATION_TIMEOUT));
+  }
+}

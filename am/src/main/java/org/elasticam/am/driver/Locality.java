@@ -1,0 +1,8 @@
+package org.elasticam.am.driver;
+
+/** How close a task ran to where it wanted to; names as the event log writes them. */
+public enum Locality {
+  NODE_LOCAL,
+  RACK_LOCAL,
+  ANY
+}

@@ -1,0 +1,120 @@
+package org.elasticam.am.driver;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.elasticam.api.Stage;
+import org.elasticam.api.TaskSpec;
+
+/**
+ * One submitted stage's tasks: which are pending, running, done; how often each failed; and the
+ * queues delay scheduling picks from (by preferred host, by preferred rack, without preference).
+ * Queues hold task indices and are cleaned lazily: an index found not pending is skipped.
+ */
+final class StageState {
+
+  enum TaskStatus { PENDING, RUNNING, DONE }
+
+  final Stage stage;
+  final long submittedMs;
+  final TaskStatus[] status;
+  final int[] failures;
+  final int[] attempts;
+  private final Map<String, Deque<Integer>> byHost = new HashMap<>();
+  private final Map<String, Deque<Integer>> byRack = new HashMap<>();
+  private final Deque<Integer> noPreference = new ArrayDeque<>();
+  private final Deque<Integer> all = new ArrayDeque<>();
+  /** For the allocator: tasks with a preference, and per host how many prefer it. */
+  final int tasksWithPreference;
+  final Map<String, Integer> hostToTaskCount = new LinkedHashMap<>();
+  int pending;
+  int pendingWithPreference;
+  int running;
+  int done;
+  Locality allowed = Locality.NODE_LOCAL;
+  long lastLaunchAtLevelMs;
+
+  StageState(Stage stage, long nowMs, Function<String, String> rackOf) {
+    this.stage = stage;
+    this.submittedMs = nowMs;
+    int n = stage.tasks().size();
+    status = new TaskStatus[n];
+    failures = new int[n];
+    attempts = new int[n];
+    int withPref = 0;
+    for (int i = 0; i < n; i++) {
+      List<String> prefs = stage.tasks().get(i).preferredHosts();
+      if (!prefs.isEmpty()) {
+        withPref++;
+        prefs.forEach(h -> hostToTaskCount.merge(h, 1, Integer::sum));
+      }
+    }
+    tasksWithPreference = withPref;
+    for (int i = 0; i < n; i++) {
+      enqueue(i, rackOf);
+    }
+    lastLaunchAtLevelMs = nowMs;
+  }
+
+  TaskSpec spec(int index) {
+    return stage.tasks().get(index);
+  }
+
+  void enqueue(int index, Function<String, String> rackOf) {
+    status[index] = TaskStatus.PENDING;
+    pending++;
+    List<String> prefs = spec(index).preferredHosts();
+    if (prefs.isEmpty()) {
+      noPreference.add(index);
+    } else {
+      pendingWithPreference++;
+    }
+    for (String h : prefs) {
+      byHost.computeIfAbsent(h, k -> new ArrayDeque<>()).add(index);
+      String rack = rackOf.apply(h);
+      if (rack != null) {
+        byRack.computeIfAbsent(rack, k -> new ArrayDeque<>()).add(index);
+      }
+    }
+    all.add(index);
+  }
+
+  /** A pending task at {@code level} for an executor on host/rack, or -1. */
+  int take(Locality level, String host, String rack) {
+    int i = switch (level) {
+      case NODE_LOCAL -> poll(byHost.get(host));
+      case RACK_LOCAL -> rack == null ? -1 : poll(byRack.get(rack));
+      case ANY -> {
+        int free = poll(noPreference);
+        yield free >= 0 ? free : poll(all);
+      }
+    };
+    if (i >= 0) {
+      status[i] = TaskStatus.RUNNING;
+      pending--;
+      running++;
+      if (!spec(i).preferredHosts().isEmpty()) {
+        pendingWithPreference--;
+      }
+    }
+    return i;
+  }
+
+  private int poll(Deque<Integer> q) {
+    while (q != null && !q.isEmpty()) {
+      int i = q.pollFirst();
+      if (status[i] == TaskStatus.PENDING) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  boolean complete() {
+    return done == status.length;
+  }
+}

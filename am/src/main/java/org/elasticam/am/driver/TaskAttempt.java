@@ -1,0 +1,7 @@
+package org.elasticam.am.driver;
+
+import java.util.Map;
+
+/** One launched attempt of one task. */
+public record TaskAttempt(long taskId, int stageId, int index, int attempt, String executorId, String host,
+    Locality locality, long startMs, String taskClass, Map<String, String> params) {}

@@ -1,0 +1,233 @@
+package org.elasticam.am.driver;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import org.elasticam.api.Stage;
+
+/**
+ * Which task runs where: FIFO across stages, delay scheduling within one (a stage waits up to
+ * {@code elasticam.locality.wait} for a node-local slot, then as long for a rack-local one, then
+ * takes any), retries up to {@code elasticam.task.maxFailures}. Pure: time is passed in, and the
+ * caller sends what it returns.
+ */
+public final class TaskScheduler {
+
+  /** An executor with free task slots. */
+  public record Offer(String executorId, String host, int freeSlots) {}
+
+  /** What a task's end meant. */
+  public record TaskEnd(TaskAttempt attempt, Optional<Integer> stageCompleted, Optional<String> jobFailure) {}
+
+  private final int maxFailures;
+  private final long localityWaitMs;
+  private final Function<String, String> rackOf;
+  private final Map<Integer, StageState> active = new LinkedHashMap<>();
+  private final Map<Long, TaskAttempt> running = new HashMap<>();
+  private final Map<String, Set<Long>> runningOn = new HashMap<>();
+  private long nextTaskId = 1;
+  private int doneTasks;
+  private int pendingTasks;
+
+  public TaskScheduler(int maxFailures, Duration localityWait, Function<String, String> rackOf) {
+    this.maxFailures = maxFailures;
+    this.localityWaitMs = localityWait.toMillis();
+    this.rackOf = rackOf;
+  }
+
+  public void submit(Stage stage, long nowMs) {
+    if (active.containsKey(stage.id())) {
+      throw new IllegalStateException("stage " + stage.id() + " submitted twice");
+    }
+    StageState s = new StageState(stage, nowMs, rackOf);
+    active.put(stage.id(), s);
+    pendingTasks += s.pending;
+  }
+
+  /** Assigns pending tasks to free slots, one slot per executor per round so load spreads. */
+  public List<TaskAttempt> schedule(List<Offer> offers, long nowMs) {
+    List<TaskAttempt> out = new ArrayList<>();
+    if (pendingTasks == 0) {
+      return out;
+    }
+    int[] free = new int[offers.size()];
+    for (int i = 0; i < free.length; i++) {
+      free[i] = offers.get(i).freeSlots();
+    }
+    boolean progress = true;
+    while (progress && pendingTasks > 0) {
+      progress = false;
+      for (int i = 0; i < offers.size(); i++) {
+        if (free[i] > 0) {
+          TaskAttempt a = pick(offers.get(i), nowMs);
+          if (a != null) {
+            free[i]--;
+            out.add(a);
+            progress = true;
+          } else {
+            free[i] = 0;
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  private TaskAttempt pick(Offer offer, long nowMs) {
+    String rack = rackOf.apply(offer.host());
+    for (StageState s : active.values()) {
+      Locality allowed = allowedLevel(s, nowMs);
+      for (Locality level : Locality.values()) {
+        if (level.ordinal() > allowed.ordinal()) {
+          break;
+        }
+        int index = s.take(level, offer.host(), rack);
+        if (index >= 0) {
+          return launch(s, index, offer, rack, level, nowMs);
+        }
+      }
+    }
+    return null;
+  }
+
+  /** How far a stage may stray from its tasks' preferred hosts, given how long it has waited. */
+  private Locality allowedLevel(StageState s, long nowMs) {
+    if (s.pendingWithPreference == 0 || localityWaitMs <= 0) {
+      return Locality.ANY;
+    }
+    long steps = (nowMs - s.lastLaunchAtLevelMs) / localityWaitMs;
+    if (steps <= 0) {
+      return Locality.NODE_LOCAL;
+    }
+    return steps == 1 ? Locality.RACK_LOCAL : Locality.ANY;
+  }
+
+  private TaskAttempt launch(StageState s, int index, Offer offer, String rack, Locality level, long nowMs) {
+    pendingTasks--;
+    List<String> prefs = s.spec(index).preferredHosts();
+    Locality actual = Locality.ANY;
+    if (prefs.contains(offer.host())) {
+      actual = Locality.NODE_LOCAL;
+    } else if (rack != null && prefs.stream().anyMatch(h -> rack.equals(rackOf.apply(h)))) {
+      actual = Locality.RACK_LOCAL;
+    }
+    if (level != Locality.ANY) {
+      s.lastLaunchAtLevelMs = nowMs;
+    }
+    int attempt = s.attempts[index]++;
+    TaskAttempt a = new TaskAttempt(nextTaskId++, s.stage.id(), index, attempt, offer.executorId(), offer.host(),
+        actual, nowMs, s.stage.taskClass(), s.spec(index).params());
+    running.put(a.taskId(), a);
+    runningOn.computeIfAbsent(offer.executorId(), k -> new HashSet<>()).add(a.taskId());
+    return a;
+  }
+
+  /** Records a task's end; empty for a task this scheduler no longer tracks (a late report). */
+  public Optional<TaskEnd> taskEnded(long taskId, boolean succeeded, boolean killed, String error) {
+    TaskAttempt a = forget(taskId);
+    if (a == null) {
+      return Optional.empty();
+    }
+    StageState s = active.get(a.stageId());
+    if (s == null) {
+      return Optional.of(new TaskEnd(a, Optional.empty(), Optional.empty()));
+    }
+    s.running--;
+    if (succeeded) {
+      s.status[a.index()] = StageState.TaskStatus.DONE;
+      s.done++;
+      doneTasks++;
+      if (s.complete()) {
+        active.remove(a.stageId());
+        return Optional.of(new TaskEnd(a, Optional.of(a.stageId()), Optional.empty()));
+      }
+      return Optional.of(new TaskEnd(a, Optional.empty(), Optional.empty()));
+    }
+    if (!killed && ++s.failures[a.index()] >= maxFailures) {
+      return Optional.of(new TaskEnd(a, Optional.empty(), Optional.of("Task " + a.index() + " of stage "
+          + a.stageId() + " (" + s.stage.name() + ") failed " + s.failures[a.index()] + " times"
+          + " (elasticam.task.maxFailures=" + maxFailures + "); last error: " + firstLines(error))));
+    }
+    s.enqueue(a.index(), rackOf);
+    pendingTasks++;
+    return Optional.of(new TaskEnd(a, Optional.empty(), Optional.empty()));
+  }
+
+  /** The executor is gone: its running tasks go back to pending, without counting as failures. */
+  public List<TaskAttempt> executorLost(String executorId) {
+    List<TaskAttempt> lost = new ArrayList<>();
+    for (long id : List.copyOf(runningOn.getOrDefault(executorId, Set.of()))) {
+      TaskAttempt a = running.get(id);
+      taskEnded(id, false, true, "");
+      lost.add(a);
+    }
+    runningOn.remove(executorId);
+    return lost;
+  }
+
+  private TaskAttempt forget(long taskId) {
+    TaskAttempt a = running.remove(taskId);
+    if (a != null) {
+      Set<Long> on = runningOn.get(a.executorId());
+      if (on != null) {
+        on.remove(taskId);
+      }
+    }
+    return a;
+  }
+
+  private static String firstLines(String error) {
+    String[] lines = error.strip().split("\n");
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < Math.min(3, lines.length); i++) {
+      sb.append(i == 0 ? "" : " | ").append(lines[i].strip());
+    }
+    return sb.length() == 0 ? "(no message)" : sb.toString();
+  }
+
+  // ---- what the driver reads -------------------------------------------------------------------
+
+  public int pendingTasks() {
+    return pendingTasks;
+  }
+
+  public int runningTasks() {
+    return running.size();
+  }
+
+  public int doneTasks() {
+    return doneTasks;
+  }
+
+  public int runningOn(String executorId) {
+    return runningOn.getOrDefault(executorId, Set.of()).size();
+  }
+
+  public boolean hasActiveStages() {
+    return !active.isEmpty();
+  }
+
+  /** The active stages' submitted task counts, for stage events. */
+  public int stageTasks(int stageId) {
+    StageState s = active.get(stageId);
+    return s == null ? 0 : s.status.length;
+  }
+
+  /** Tasks with a preferred host, and per host how many, summed over active stages (Spark's rule). */
+  public int localityAwareTasks() {
+    return active.values().stream().mapToInt(s -> s.tasksWithPreference).sum();
+  }
+
+  public Map<String, Integer> hostToLocalTaskCount() {
+    Map<String, Integer> m = new LinkedHashMap<>();
+    active.values().forEach(s -> s.hostToTaskCount.forEach((h, n) -> m.merge(h, n, Integer::sum)));
+    return m;
+  }
+}

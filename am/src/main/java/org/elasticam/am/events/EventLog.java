@@ -1,0 +1,96 @@
+package org.elasticam.am.events;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.elasticam.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The machine-readable record of a run (DESIGN §3): one JSON object per line, each with {@code ts}
+ * and {@code event}, flushed line by line ({@code hflush} on HDFS) so a crash loses at most the
+ * line being written. Writing is best-effort: a failing event log is logged once and never fails
+ * the application. Event-loop thread only.
+ */
+public final class EventLog implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(EventLog.class);
+  private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+
+  private final Path path;
+  private final OutputStream out;
+  private final Clock clock;
+  private boolean broken;
+
+  private EventLog(Path path, OutputStream out, Clock clock) {
+    this.path = path;
+    this.out = out;
+    this.clock = clock;
+  }
+
+  /** Creates {@code <dir>/<applicationId>.jsonl}; on the local file system, without checksum files. */
+  public static EventLog create(FileSystem fs, Path dir, String applicationId, Clock clock) throws IOException {
+    FileSystem target = fs instanceof LocalFileSystem local ? local.getRawFileSystem() : fs;
+    Path qualified = target.makeQualified(dir);
+    target.mkdirs(qualified, new FsPermission((short) 0750));
+    Path file = new Path(qualified, applicationId + ".jsonl");
+    return new EventLog(file, target.create(file, false), clock);
+  }
+
+  /** A log that writes nowhere, when none could be opened. */
+  public static EventLog discarding(Clock clock) {
+    return new EventLog(null, OutputStream.nullOutputStream(), clock);
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  /** Writes one event; {@code kv} alternates field names and values. */
+  public void write(String event, Object... kv) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("ts", clock.nowMs());
+    m.put("event", event);
+    for (int i = 0; i + 1 < kv.length; i += 2) {
+      m.put((String) kv[i], kv[i + 1]);
+    }
+    writeLine(m);
+  }
+
+  private void writeLine(Map<String, Object> m) {
+    if (broken) {
+      return;
+    }
+    try {
+      byte[] line = (JSON.writeValueAsString(m) + "\n").getBytes(StandardCharsets.UTF_8);
+      out.write(line);
+      if (out instanceof FSDataOutputStream fs) {
+        fs.hflush();
+      } else {
+        out.flush();
+      }
+    } catch (IOException e) {
+      broken = true;
+      LOG.error("The event log {} could not be written and is abandoned: {}", path, e.toString());
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      out.close();
+    } catch (IOException e) {
+      LOG.warn("Closing the event log {} failed: {}", path, e.toString());
+    }
+  }
+}

@@ -1,0 +1,2 @@
+/** The event log (DESIGN §3) and the figures computed from the same events. */
+package org.elasticam.am.events;

@@ -1,0 +1,74 @@
+package org.elasticam.am.job;
+
+import java.io.IOException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.elasticam.api.Job;
+import org.elasticam.api.Stage;
+import org.elasticam.api.TaskSpec;
+
+/** Turns a {@link JobSpec} into a {@link JobPlan}, in the ApplicationMaster. */
+public final class BuiltInJobs {
+
+  /** The built-in task of sleep and trace jobs, in the executor. */
+  public static final String SLEEP_TASK = "org.elasticam.executor.tasks.SleepTask";
+
+  private BuiltInJobs() {}
+
+  /**
+   * @param clusterHosts the cluster's hosts, for mapping a trace's recorded hosts
+   * @throws Exception when a user job cannot be loaded or planned; the message is for the user
+   */
+  public static JobPlan plan(JobSpec spec, List<String> clusterHosts) throws Exception {
+    return switch (spec.kind()) {
+      case SLEEP -> new DagPlan(sleepStages(spec));
+      case TRACE -> TracePlan.of(Path.of(spec.required("file")), spec.number("time-scale", 1), clusterHosts);
+      case USER -> new DagPlan(userStages(spec));
+    };
+  }
+
+  /** {@code --stages} stages run one after another, each of {@code --tasks} sleeping tasks. */
+  static List<Stage> sleepStages(JobSpec spec) {
+    int stages = spec.positive("stages", 1);
+    int tasks = spec.positive("tasks", 1);
+    Map<String, String> params = Map.of("ms", String.valueOf(spec.nonNegative("task-ms", 1000)),
+        "failRate", String.valueOf(spec.number("fail-rate", 0)), "seed", String.valueOf(spec.longOption("seed", 0)));
+    List<Stage> out = new ArrayList<>();
+    for (int s = 0; s < stages; s++) {
+      Stage.Builder b = Stage.builder(s, "sleep " + s, SLEEP_TASK);
+      if (s > 0) {
+        b.parents(s - 1);
+      }
+      for (int t = 0; t < tasks; t++) {
+        b.task(TaskSpec.of(params));
+      }
+      out.add(b.build());
+    }
+    return out;
+  }
+
+  private static List<Stage> userStages(JobSpec spec) throws Exception {
+    Path jar = Path.of(spec.required("jar"));
+    if (!Files.isReadable(jar)) {
+      throw new IOException("user jar " + jar + " is not readable");
+    }
+    // Kept open for the AM's life: the job's classes may load more classes while planning.
+    URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, BuiltInJobs.class.getClassLoader());
+    Class<?> c;
+    try {
+      c = Class.forName(spec.required("class"), true, loader);
+    } catch (ClassNotFoundException e) {
+      throw new IllegalArgumentException("class " + spec.required("class") + " is not in " + jar.getFileName());
+    }
+    if (!Job.class.isAssignableFrom(c)) {
+      throw new IllegalArgumentException(c.getName() + " does not implement " + Job.class.getName());
+    }
+    Job job = (Job) c.getDeclaredConstructor().newInstance();
+    return job.stages(spec.userArgs().toArray(new String[0]));
+  }
+}

@@ -1,0 +1,94 @@
+package org.elasticam.am.job;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.elasticam.api.Stage;
+
+/** Stages with parents: each is submitted the moment its last parent completes. */
+public final class DagPlan implements JobPlan {
+
+  private final Map<Integer, Stage> stages = new LinkedHashMap<>();
+  private final Set<Integer> done = new HashSet<>();
+  private final Set<Integer> submitted = new HashSet<>();
+
+  /** @throws IllegalArgumentException for duplicate ids, unknown parents or cycles */
+  public DagPlan(List<Stage> list) {
+    if (list.isEmpty()) {
+      throw new IllegalArgumentException("the job has no stages");
+    }
+    for (Stage s : list) {
+      if (stages.put(s.id(), s) != null) {
+        throw new IllegalArgumentException("stage id " + s.id() + " is used twice");
+      }
+    }
+    for (Stage s : list) {
+      for (int p : s.parents()) {
+        if (!stages.containsKey(p)) {
+          throw new IllegalArgumentException("stage " + s.id() + " names unknown parent " + p);
+        }
+      }
+    }
+    checkAcyclic();
+  }
+
+  private void checkAcyclic() {
+    Map<Integer, Integer> state = new HashMap<>();
+    for (int id : stages.keySet()) {
+      visit(id, state);
+    }
+  }
+
+  private void visit(int id, Map<Integer, Integer> state) {
+    Integer s = state.get(id);
+    if (s != null && s == 1) {
+      throw new IllegalArgumentException("stages form a cycle through stage " + id);
+    }
+    if (s != null) {
+      return;
+    }
+    state.put(id, 1);
+    for (int p : stages.get(id).parents()) {
+      visit(p, state);
+    }
+    state.put(id, 2);
+  }
+
+  @Override
+  public List<Submission> start(long nowMs) {
+    return ready(nowMs);
+  }
+
+  @Override
+  public List<Submission> stageCompleted(int stageId, long nowMs) {
+    if (!stages.containsKey(stageId) || !done.add(stageId)) {
+      throw new IllegalStateException("stage " + stageId + " completed twice or is unknown");
+    }
+    return ready(nowMs);
+  }
+
+  private List<Submission> ready(long nowMs) {
+    List<Submission> out = new ArrayList<>();
+    for (Stage s : stages.values()) {
+      if (!submitted.contains(s.id()) && done.containsAll(s.parents())) {
+        submitted.add(s.id());
+        out.add(new Submission(s, nowMs));
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public int totalTasks() {
+    return stages.values().stream().mapToInt(s -> s.tasks().size()).sum();
+  }
+
+  @Override
+  public int totalStages() {
+    return stages.size();
+  }
+}

@@ -1,0 +1,24 @@
+package org.elasticam.am.job;
+
+import java.util.List;
+import org.elasticam.api.Stage;
+
+/**
+ * When each stage of a job is submitted. A plain job submits a stage as soon as its parents are
+ * done; a trace replay also keeps the driver's original pauses. No clock here: the driver passes
+ * the time and schedules each submission for its {@code atMs}.
+ */
+public interface JobPlan {
+
+  /** A stage to submit at {@code atMs}. */
+  record Submission(Stage stage, long atMs) {}
+
+  List<Submission> start(long nowMs);
+
+  List<Submission> stageCompleted(int stageId, long nowMs);
+
+  /** Every task of every stage, for progress. */
+  int totalTasks();
+
+  int totalStages();
+}

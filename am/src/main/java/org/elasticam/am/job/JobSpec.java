@@ -1,0 +1,168 @@
+package org.elasticam.am.job;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What to run, parsed from the command line the same way by the client (which refuses bad input
+ * before anything is submitted) and by the ApplicationMaster:
+ * <ul>
+ *   <li>{@code sleep --stages N --tasks N --task-ms N [--fail-rate P] [--seed S]}</li>
+ *   <li>{@code trace --file F [--time-scale S]}</li>
+ *   <li>{@code --jar J --class C [args…]} — a user job</li>
+ * </ul>
+ */
+public record JobSpec(Kind kind, Map<String, String> options, List<String> userArgs) {
+
+  /** The kinds of job. */
+  public enum Kind { SLEEP, TRACE, USER }
+
+  private static final Map<Kind, Set<String>> ALLOWED = Map.of(
+      Kind.SLEEP, Set.of("stages", "tasks", "task-ms", "fail-rate", "seed"),
+      Kind.TRACE, Set.of("file", "time-scale"),
+      Kind.USER, Set.of("jar", "class"));
+
+  public JobSpec {
+    options = Map.copyOf(options);
+    userArgs = List.copyOf(userArgs);
+  }
+
+  /** @throws IllegalArgumentException with one line for the user */
+  public static JobSpec parse(List<String> args) {
+    if (args.isEmpty()) {
+      throw new IllegalArgumentException("no job given: use sleep, trace, or --jar J --class C");
+    }
+    String first = args.get(0);
+    Kind kind;
+    List<String> rest;
+    if (first.equals("sleep") || first.equals("trace")) {
+      kind = first.equals("sleep") ? Kind.SLEEP : Kind.TRACE;
+      rest = args.subList(1, args.size());
+    } else if (first.equals("--jar") || first.equals("--class")) {
+      kind = Kind.USER;
+      rest = args;
+    } else {
+      throw new IllegalArgumentException("unknown job '" + first + "': use sleep, trace, or --jar J --class C");
+    }
+    Map<String, String> opts = new LinkedHashMap<>();
+    List<String> userArgs = new ArrayList<>();
+    for (int i = 0; i < rest.size(); i++) {
+      String a = rest.get(i);
+      if (kind == Kind.USER && opts.containsKey("jar") && opts.containsKey("class")) {
+        userArgs.addAll(rest.subList(i, rest.size()));
+        break;
+      }
+      if (!a.startsWith("--") || !ALLOWED.get(kind).contains(a.substring(2))) {
+        throw new IllegalArgumentException("unknown option '" + a + "' for " + kind.name().toLowerCase()
+            + " (allowed: --" + String.join(", --", ALLOWED.get(kind).stream().sorted().toList()) + ")");
+      }
+      if (i + 1 >= rest.size()) {
+        throw new IllegalArgumentException(a + " needs a value");
+      }
+      opts.put(a.substring(2), rest.get(++i));
+    }
+    JobSpec spec = new JobSpec(kind, opts, userArgs);
+    spec.validate();
+    return spec;
+  }
+
+  public static JobSpec parse(String... args) {
+    return parse(Arrays.asList(args));
+  }
+
+  private void validate() {
+    switch (kind) {
+      case SLEEP -> {
+        positive("stages", 1);
+        positive("tasks", 1);
+        nonNegative("task-ms", 1000);
+        double rate = number("fail-rate", 0);
+        if (rate < 0 || rate > 1) {
+          throw new IllegalArgumentException("--fail-rate must be between 0 and 1, got " + rate);
+        }
+        longOption("seed", 0);
+      }
+      case TRACE -> {
+        required("file");
+        double scale = number("time-scale", 1);
+        if (!(scale > 0)) {
+          throw new IllegalArgumentException("--time-scale must be > 0, got " + option("time-scale").orElse(""));
+        }
+      }
+      case USER -> {
+        required("jar");
+        required("class");
+      }
+      default -> throw new IllegalStateException();
+    }
+  }
+
+  public Optional<String> option(String name) {
+    return Optional.ofNullable(options.get(name));
+  }
+
+  public String required(String name) {
+    return option(name).orElseThrow(() -> new IllegalArgumentException(
+        kind.name().toLowerCase() + " needs --" + name));
+  }
+
+  public int positive(String name, int dflt) {
+    long v = longOption(name, dflt);
+    if (v < 1 || v > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("--" + name + " must be a whole number >= 1, got " + v);
+    }
+    return (int) v;
+  }
+
+  public long nonNegative(String name, long dflt) {
+    long v = longOption(name, dflt);
+    if (v < 0) {
+      throw new IllegalArgumentException("--" + name + " must be >= 0, got " + v);
+    }
+    return v;
+  }
+
+  public long longOption(String name, long dflt) {
+    String v = options.get(name);
+    try {
+      return v == null ? dflt : Long.parseLong(v.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--" + name + " must be a whole number, got '" + v + "'");
+    }
+  }
+
+  public double number(String name, double dflt) {
+    String v = options.get(name);
+    try {
+      return v == null ? dflt : Double.parseDouble(v.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--" + name + " must be a number, got '" + v + "'");
+    }
+  }
+
+  /** This spec with one option replaced: the client points file options at their staged copies. */
+  public JobSpec withOption(String name, String value) {
+    Map<String, String> m = new LinkedHashMap<>(options);
+    m.put(name, value);
+    return new JobSpec(kind, m, userArgs);
+  }
+
+  /** Back to a command line. */
+  public List<String> toArgs() {
+    List<String> out = new ArrayList<>();
+    if (kind != Kind.USER) {
+      out.add(kind.name().toLowerCase());
+    }
+    options.forEach((k, v) -> {
+      out.add("--" + k);
+      out.add(v);
+    });
+    out.addAll(userArgs);
+    return out;
+  }
+}

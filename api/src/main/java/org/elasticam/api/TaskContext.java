@@ -1,0 +1,30 @@
+package org.elasticam.api;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/** What a running task knows of itself and of where it runs. */
+public interface TaskContext {
+
+  int stageId();
+
+  /** The task's index within its stage: 0 … tasks − 1. */
+  int partition();
+
+  /** 0 for the first attempt, then 1, 2, … on retries. */
+  int attempt();
+
+  String executorId();
+
+  /** The host as the NodeManager names it. */
+  String host();
+
+  /** The task's parameters, as the stage gave them. */
+  Map<String, String> params();
+
+  /** A directory for the task's scratch files, deleted when the executor exits. */
+  Path scratchDir();
+
+  /** True once the driver asked for this attempt to stop; long tasks should check it. */
+  boolean isKilled();
+}

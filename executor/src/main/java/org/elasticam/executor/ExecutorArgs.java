@@ -1,0 +1,58 @@
+package org.elasticam.executor;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The executor's command line, as the launcher writes it:
+ * {@code --driver host:port --executor-id N --app-id A --cores C --task-cpus T
+ * --heartbeat-ms H --heartbeat-timeout-ms X [--user-jar path]}.
+ */
+public record ExecutorArgs(String driverHost, int driverPort, int executorId, String appId, int cores, int taskCpus,
+    Duration heartbeatInterval, Duration heartbeatTimeout, Optional<String> userJar) {
+
+  /** @throws IllegalArgumentException naming the bad or missing argument */
+  public static ExecutorArgs parse(String[] args) {
+    Map<String, String> m = new HashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      if (!args[i].startsWith("--") || i + 1 >= args.length) {
+        throw new IllegalArgumentException("expected --name value pairs, got '" + args[i] + "'");
+      }
+      m.put(args[i].substring(2), args[++i]);
+    }
+    String driver = required(m, "driver");
+    int colon = driver.lastIndexOf(':');
+    if (colon <= 0) {
+      throw new IllegalArgumentException("--driver must be host:port, got '" + driver + "'");
+    }
+    return new ExecutorArgs(driver.substring(0, colon), intOf(driver.substring(colon + 1), "driver port"),
+        intOf(required(m, "executor-id"), "--executor-id"), required(m, "app-id"),
+        intOf(required(m, "cores"), "--cores"), intOf(m.getOrDefault("task-cpus", "1"), "--task-cpus"),
+        Duration.ofMillis(intOf(m.getOrDefault("heartbeat-ms", "3000"), "--heartbeat-ms")),
+        Duration.ofMillis(intOf(m.getOrDefault("heartbeat-timeout-ms", "60000"), "--heartbeat-timeout-ms")),
+        Optional.ofNullable(m.get("user-jar")));
+  }
+
+  /** Task slots: cores / task.cpus, at least one. */
+  public int slots() {
+    return Math.max(1, cores / Math.max(1, taskCpus));
+  }
+
+  private static String required(Map<String, String> m, String name) {
+    String v = m.get(name);
+    if (v == null || v.isBlank()) {
+      throw new IllegalArgumentException("missing --" + name);
+    }
+    return v;
+  }
+
+  private static int intOf(String s, String what) {
+    try {
+      return Integer.parseInt(s.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(what + " must be a number, got '" + s + "'");
+    }
+  }
+}

@@ -1,0 +1,46 @@
+package org.elasticam.executor;
+
+import java.nio.file.Path;
+import org.elasticam.time.Clock;
+
+/**
+ * The executor process's entry point, started by the launcher in each container. Its exit code
+ * tells YARN, and so the AM, how it ended ({@link ExitCodes}).
+ */
+public final class ExecutorMain {
+
+  private ExecutorMain() {}
+
+  public static void main(String[] argv) {
+    ExecutorArgs args;
+    try {
+      args = ExecutorArgs.parse(argv);
+    } catch (IllegalArgumentException e) {
+      System.err.println("executor: " + e.getMessage());
+      System.exit(ExitCodes.USAGE);
+      return;
+    }
+    String host = env("NM_HOST");
+    String container = env("CONTAINER_ID");
+    int code;
+    try {
+      byte[] secret = AppSecret.fromCredentials();
+      Path scratch = Path.of(System.getProperty("java.io.tmpdir"), "elasticam-executor-" + args.executorId());
+      code = new ExecutorBackend(args, host, container, secret, Clock.system(), scratch).run();
+    } catch (Exception e) {
+      System.err.println("executor " + args.executorId() + ": " + e);
+      e.printStackTrace();
+      code = ExitCodes.INTERNAL;
+    }
+    System.exit(code);
+  }
+
+  private static String env(String name) {
+    String v = System.getenv(name);
+    if (v == null || v.isBlank()) {
+      System.err.println("executor: environment variable " + name + " is not set; run me in a YARN container");
+      System.exit(ExitCodes.USAGE);
+    }
+    return v;
+  }
+}

@@ -1,0 +1,45 @@
+package org.elasticam.launcher.yarn;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.hadoop.yarn.api.records.LocalResource;
+
+/**
+ * Everything every executor's container launch context shares.
+ *
+ * @param driverHost where executors reach the driver's control plane
+ * @param heapMb the executor JVM's -Xmx (executor memory, without the overhead)
+ * @param localResources the app jar and the user jar, localized from the staging dir
+ * @param applicationClasspath the cluster's yarn.application.classpath entries, after our jars
+ * @param tokens the application's credentials without the AMRMToken, serialized
+ * @param serviceData per aux-service data for the NodeManager (the shuffle service's secret)
+ * @param userJar the user jar's link name among the local resources, if the job has one
+ */
+public record ExecutorLaunchSpec(
+    String driverHost,
+    int driverPort,
+    String appId,
+    int cores,
+    int taskCpus,
+    long heapMb,
+    Duration heartbeatInterval,
+    Duration heartbeatTimeout,
+    Map<String, LocalResource> localResources,
+    List<String> applicationClasspath,
+    ByteBuffer tokens,
+    Map<String, ByteBuffer> serviceData,
+    Optional<String> userJar) {
+
+  public static final String EXECUTOR_MAIN = "org.elasticam.executor.ExecutorMain";
+  /** The log4j configuration inside the app jar that containers log with. */
+  public static final String CONTAINER_LOG4J = "elasticam-container-log4j.properties";
+
+  public ExecutorLaunchSpec {
+    localResources = Map.copyOf(localResources);
+    applicationClasspath = List.copyOf(applicationClasspath);
+    serviceData = Map.copyOf(serviceData);
+  }
+}

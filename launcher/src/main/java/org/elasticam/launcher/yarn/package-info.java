@@ -1,0 +1,2 @@
+/** The YARN implementation of the launcher: the launch context and the NMClient pool. */
+package org.elasticam.launcher.yarn;

@@ -1,0 +1,48 @@
+package org.elasticam.launcher.yarn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
+import org.elasticam.allocator.model.ExecutorId;
+import org.junit.jupiter.api.Test;
+
+class LaunchContextsTest {
+
+  private static ExecutorLaunchSpec spec(Optional<String> userJar, Map<String, ByteBuffer> serviceData) {
+    return new ExecutorLaunchSpec("am-host", 4242, "application_1_0001", 2, 1, 1024, Duration.ofSeconds(3),
+        Duration.ofSeconds(60), Map.of(), List.of("/opt/hadoop/*", "/opt/hadoop/lib/*"), null, serviceData, userJar);
+  }
+
+  @Test
+  void commandRunsTheExecutorMainWithItsArgumentsAndRedirectsOutput() {
+    String cmd = LaunchContexts.command(spec(Optional.of("__user__.jar"), Map.of()), new ExecutorId(7));
+    assertTrue(cmd.startsWith("{{JAVA_HOME}}/bin/java -Xmx1024m"), cmd);
+    assertTrue(cmd.contains(" org.elasticam.executor.ExecutorMain --driver am-host:4242 --executor-id 7"
+        + " --app-id application_1_0001 --cores 2 --task-cpus 1 --heartbeat-ms 3000 --heartbeat-timeout-ms 60000"
+        + " --user-jar __user__.jar 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"), cmd);
+  }
+
+  @Test
+  void environmentSetsJavaHomeAndPutsOurJarsBeforeHadoops() {
+    Map<String, String> env = LaunchContexts.environment(spec(Optional.empty(), Map.of()));
+    assertEquals(System.getProperty("java.home"), env.get("JAVA_HOME"));
+    assertEquals("{{PWD}}<CPS>{{PWD}}/*<CPS>/opt/hadoop/*<CPS>/opt/hadoop/lib/*", env.get("CLASSPATH"));
+  }
+
+  @Test
+  void serviceDataOnlyWhenThereIsSome() {
+    ContainerLaunchContext none = LaunchContexts.executor(spec(Optional.empty(), Map.of()), new ExecutorId(1));
+    assertTrue(none.getServiceData() == null || none.getServiceData().isEmpty());
+    ContainerLaunchContext some = LaunchContexts.executor(
+        spec(Optional.empty(), Map.of("elasticam_shuffle", ByteBuffer.wrap(new byte[] {1}))), new ExecutorId(1));
+    assertEquals(1, some.getServiceData().size());
+    assertNull(none.getTokens());
+  }
+}
