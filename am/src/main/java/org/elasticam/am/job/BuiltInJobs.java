@@ -33,7 +33,7 @@ public final class BuiltInJobs {
   }
 
   /** {@code --stages} stages run one after another, each of {@code --tasks} sleeping tasks. */
-  static List<Stage> sleepStages(JobSpec spec) {
+  public static List<Stage> sleepStages(JobSpec spec) {
     int stages = spec.positive("stages", 1);
     int tasks = spec.positive("tasks", 1);
     Map<String, String> params = Map.of("ms", String.valueOf(spec.nonNegative("task-ms", 1000)),

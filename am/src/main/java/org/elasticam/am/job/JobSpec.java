@@ -28,7 +28,7 @@ public record JobSpec(Kind kind, Map<String, String> options, List<String> userA
       Kind.USER, Set.of("jar", "class"));
 
   public JobSpec {
-    options = Map.copyOf(options);
+    options = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(options));
     userArgs = List.copyOf(userArgs);
   }
 

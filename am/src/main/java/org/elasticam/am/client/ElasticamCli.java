@@ -1,0 +1,244 @@
+package org.elasticam.am.client;
+
+import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.util.Tool;
+import org.apache.hadoop.util.ToolRunner;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ApplicationReport;
+import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
+import org.apache.hadoop.yarn.client.api.YarnClient;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.elasticam.am.conf.HadoopConfigSource;
+import org.elasticam.conf.ConfigProblem;
+import org.elasticam.conf.ElasticConf;
+import org.elasticam.conf.UnknownKeys;
+
+/**
+ * The command-line client, a Hadoop {@link Tool} (so {@code -D}, {@code -conf}, {@code -fs} and
+ * {@code -jt} work): {@code submit}, {@code status <appId>}, {@code kill <appId>}. Exit codes: 0
+ * when the application succeeded (or the command did), 1 for a failed application or a runtime
+ * error, 2 for a usage or configuration error — always with one clear line, and a stack trace only
+ * with {@code --verbose}.
+ */
+public final class ElasticamCli extends Configured implements Tool {
+
+  public static final int OK = 0;
+  public static final int FAILED = 1;
+  public static final int USAGE = 2;
+
+  static final String USAGE_TEXT = String.join("\n",
+      "usage: elasticam [hadoop generic options] <command> [options]",
+      "  submit <job> [job options] [--conf key=value]... [--name N] [--detach] [--verbose]",
+      "  status <applicationId>",
+      "  kill <applicationId>",
+      "jobs:",
+      "  sleep --stages N --tasks N --task-ms N [--fail-rate P] [--seed S]",
+      "  trace --file F [--time-scale S]",
+      "  --jar J --class C [args...]");
+
+  private final PrintStream out;
+  private final PrintStream err;
+  private final Path appJar;
+
+  public ElasticamCli(Configuration conf, PrintStream out, PrintStream err, Path appJar) {
+    super(conf);
+    this.out = out;
+    this.err = err;
+    this.appJar = appJar;
+  }
+
+  public static void main(String[] args) throws Exception {
+    System.exit(ToolRunner.run(new YarnConfiguration(),
+        new ElasticamCli(new YarnConfiguration(), System.out, System.err, ownJar()), args));
+  }
+
+  /** The jar this class was loaded from: the distributable jar under {@code yarn jar}. */
+  static Path ownJar() {
+    try {
+      Path p = Path.of(ElasticamCli.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      return Files.isRegularFile(p) ? p : null;
+    } catch (URISyntaxException | SecurityException e) {
+      return null;
+    }
+  }
+
+  @Override
+  public int run(String[] args) {
+    List<String> a = Arrays.asList(args);
+    boolean verbose = a.contains("--verbose");
+    try {
+      if (a.isEmpty() || a.contains("--help") || a.contains("-h")) {
+        out.println(USAGE_TEXT);
+        return a.isEmpty() ? USAGE : OK;
+      }
+      return switch (a.get(0)) {
+        case "submit" -> submit(SubmitArgs.parse(a.subList(1, a.size())));
+        case "status" -> status(appIdArg(a));
+        case "kill" -> kill(appIdArg(a));
+        default -> throw new UsageException("unknown command '" + a.get(0) + "' (submit, status, kill)");
+      };
+    } catch (UsageException e) {
+      err.println("elasticam: " + e.getMessage());
+      return USAGE;
+    } catch (Exception e) {
+      err.println("elasticam: " + describe(e));
+      if (verbose) {
+        e.printStackTrace(err);
+      }
+      return FAILED;
+    }
+  }
+
+  private static String describe(Throwable e) {
+    String m = e.getMessage();
+    return (m == null || m.isBlank() ? e.getClass().getSimpleName() : m).lines().findFirst().orElse("");
+  }
+
+  private static ApplicationId appIdArg(List<String> a) throws UsageException {
+    if (a.size() != 2) {
+      throw new UsageException(a.get(0) + " takes one application id");
+    }
+    try {
+      return ApplicationId.fromString(a.get(1));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("'" + a.get(1) + "' is not an application id (application_<ts>_<n>)");
+    }
+  }
+
+  /** The configuration with the submission's --conf settings, checked; warnings for unknown keys. */
+  ElasticConf checkedConf(SubmitArgs args) throws UsageException {
+    Configuration conf = getConf();
+    args.conf().forEach(conf::set);
+    HadoopConfigSource source = new HadoopConfigSource(conf);
+    UnknownKeys.warnings(source.elasticamKeys()).forEach(w -> err.println("elasticam: warning: " + w));
+    ElasticConf elastic = new ElasticConf(source);
+    List<ConfigProblem> problems = elastic.validate();
+    if (!problems.isEmpty()) {
+      problems.subList(0, problems.size() - 1).forEach(p -> err.println("elasticam: invalid configuration: " + p.message()));
+      throw new UsageException("invalid configuration: " + problems.get(problems.size() - 1).message());
+    }
+    return elastic;
+  }
+
+  private int submit(SubmitArgs args) throws Exception {
+    ElasticConf elastic = checkedConf(args);
+    Submitter.checkLocalInputs(args.job());
+    if (appJar == null) {
+      throw new UsageException("cannot find the ElasticAM jar to ship; run through `yarn jar elasticam-<version>.jar`"
+          + " or bin/elasticam");
+    }
+    Configuration conf = getConf();
+    failFastOnUnreachableRm(conf);
+    YarnClient yarn = YarnClient.createYarnClient();
+    yarn.init(conf);
+    yarn.start();
+    try {
+      Submitter submitter = new Submitter(conf, elastic, yarn, appJar);
+      ApplicationId id = submitter.submit(args);
+      out.println("Submitted " + id + " to " + conf.get(YarnConfiguration.RM_ADDRESS)
+          + (args.detach() ? "; not waiting (--detach)" : "; Ctrl-C kills it (--detach leaves it running)"));
+      if (args.detach()) {
+        return OK;
+      }
+      Thread killer = killOnInterrupt(yarn, id);
+      ApplicationReport r = new AppMonitor(yarn, out, System.console() != null).waitForEnd(id);
+      Runtime.getRuntime().removeShutdownHook(killer);
+      report(r);
+      summary(r, elastic);
+      return r.getFinalApplicationStatus() == FinalApplicationStatus.SUCCEEDED ? OK : FAILED;
+    } finally {
+      yarn.stop();
+    }
+  }
+
+  /** A client must not hang for many minutes retrying an RM that is not there. */
+  private static void failFastOnUnreachableRm(Configuration conf) {
+    String[] sources = conf.getPropertySources(YarnConfiguration.RESOURCEMANAGER_CONNECT_MAX_WAIT_MS);
+    boolean onlyDefault = sources == null || Arrays.stream(sources).allMatch(s -> s.endsWith("-default.xml"));
+    if (onlyDefault) {
+      // yarn-default waits 15 minutes; a user at a terminal deserves an answer sooner.
+      conf.setLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_MAX_WAIT_MS, 20_000);
+      conf.setLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, 1_000);
+    }
+  }
+
+  private Thread killOnInterrupt(YarnClient yarn, ApplicationId id) {
+    Thread t = new Thread(() -> {
+      try {
+        err.println("\nelasticam: interrupted; killing " + id);
+        yarn.killApplication(id);
+      } catch (Exception e) {
+        err.println("elasticam: could not kill " + id + ": " + describe(e));
+      }
+    });
+    Runtime.getRuntime().addShutdownHook(t);
+    return t;
+  }
+
+  private void report(ApplicationReport r) {
+    out.println(r.getApplicationId() + " " + r.getYarnApplicationState() + " with final status "
+        + r.getFinalApplicationStatus());
+    String diag = r.getDiagnostics();
+    if (diag != null && !diag.isBlank()) {
+      out.println("diagnostics: " + diag.strip());
+    }
+  }
+
+  /** The run's figures from its event log; a missing log (the AM never started) is said so. */
+  private void summary(ApplicationReport r, ElasticConf elastic) {
+    double wall = Math.max(0, r.getFinishTime() - r.getStartTime()) / 1000.0;
+    out.printf("  final status    %s%n", r.getFinalApplicationStatus());
+    out.printf("  wall time       %.1f s%n", wall);
+    try {
+      org.apache.hadoop.fs.Path log = RunSummary.eventLogPath(getConf(), elastic, r.getApplicationId().toString());
+      if (!log.getFileSystem(getConf()).exists(log)) {
+        out.println("  event log       none (the ApplicationMaster did not start; see diagnostics)");
+        return;
+      }
+      RunSummary s = RunSummary.read(getConf(), log);
+      out.printf("  tasks           %d succeeded (%d attempts)%n", s.tasksSucceeded(), s.taskAttempts());
+      out.printf("  executors       %d used%n", s.executorsUsed());
+      out.printf("  executor-secs   %.1f%n", s.executorSeconds());
+      out.printf("  event log       %s%n", log);
+    } catch (Exception e) {
+      out.println("  event log       unreadable: " + describe(e));
+    }
+  }
+
+  private int status(ApplicationId id) throws Exception {
+    try (YarnClient yarn = started()) {
+      ApplicationReport r = yarn.getApplicationReport(id);
+      out.println(id + " " + r.getName() + ": " + r.getYarnApplicationState() + ", final status "
+          + r.getFinalApplicationStatus() + ", progress " + Math.round(r.getProgress() * 100) + "%");
+      out.println("tracking URL: " + r.getTrackingUrl());
+      if (r.getDiagnostics() != null && !r.getDiagnostics().isBlank()) {
+        out.println("diagnostics: " + r.getDiagnostics().strip());
+      }
+      return OK;
+    }
+  }
+
+  private int kill(ApplicationId id) throws Exception {
+    try (YarnClient yarn = started()) {
+      yarn.killApplication(id);
+      out.println("killed " + id);
+      return OK;
+    }
+  }
+
+  private YarnClient started() {
+    Configuration conf = getConf();
+    failFastOnUnreachableRm(conf);
+    YarnClient yarn = YarnClient.createYarnClient();
+    yarn.init(conf);
+    yarn.start();
+    return yarn;
+  }
+}

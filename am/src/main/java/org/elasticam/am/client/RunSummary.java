@@ -1,0 +1,61 @@
+package org.elasticam.am.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Path;
+import org.elasticam.conf.ElasticConf;
+import org.elasticam.conf.ExecutorKeys;
+
+/** A finished run's figures, read back from its event log. */
+public record RunSummary(Path eventLog, int tasksSucceeded, int taskAttempts, int executorsUsed,
+    double executorSeconds, boolean complete) {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Where the AM writes the application's event log, by the same rule the AM uses. */
+  public static Path eventLogPath(Configuration conf, ElasticConf elastic, String appId) throws IOException {
+    FileSystem fs = FileSystem.get(conf);
+    Path dir = elastic.getOptional(ExecutorKeys.EVENT_LOG_DIR).map(Path::new)
+        .orElseGet(() -> new Path(fs.getHomeDirectory(), ".elasticam/events"));
+    return fs.makeQualified(new Path(dir, appId + ".jsonl"));
+  }
+
+  public static RunSummary read(Configuration conf, Path file) throws IOException {
+    FileSystem fs = file.getFileSystem(conf);
+    if (fs instanceof LocalFileSystem local) {
+      fs = local.getRawFileSystem();
+    }
+    int ok = 0;
+    int attempts = 0;
+    Set<String> executors = new HashSet<>();
+    double seconds = 0;
+    boolean complete = false;
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(file), StandardCharsets.UTF_8))) {
+      for (String line = r.readLine(); line != null; line = r.readLine()) {
+        JsonNode n = JSON.readTree(line);
+        switch (n.path("event").asText()) {
+          case "task_end" -> {
+            attempts++;
+            ok += "SUCCESS".equals(n.path("status").asText()) ? 1 : 0;
+          }
+          case "executor_registered" -> executors.add(n.path("executor_id").asText());
+          case "app_end" -> {
+            seconds = n.path("executor_seconds").asDouble();
+            complete = true;
+          }
+          default -> { }
+        }
+      }
+    }
+    return new RunSummary(file, ok, attempts, executors.size(), seconds, complete);
+  }
+}

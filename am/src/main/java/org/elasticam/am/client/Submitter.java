@@ -1,0 +1,214 @@
+package org.elasticam.am.client;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.jar.JarFile;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.io.DataOutputBuffer;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.security.Credentials;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.yarn.api.ApplicationConstants;
+import org.apache.hadoop.yarn.api.ApplicationConstants.Environment;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
+import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
+import org.apache.hadoop.yarn.api.records.LocalResource;
+import org.apache.hadoop.yarn.api.records.Priority;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.client.api.YarnClient;
+import org.apache.hadoop.yarn.client.api.YarnClientApplication;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.elasticam.am.AmFiles;
+import org.elasticam.am.StagingResources;
+import org.elasticam.am.job.JobSpec;
+import org.elasticam.conf.ElasticConf;
+import org.elasticam.conf.ExecutorKeys;
+import org.elasticam.conf.YarnKeys;
+import org.elasticam.rpc.AppSecretAuth;
+import org.elasticam.workload.Trace;
+import org.elasticam.workload.TraceFormatException;
+
+/**
+ * Submits one application: checks the job's files, stages the jars under the user's home on
+ * fs.defaultFS, puts a fresh application secret in the credentials, builds the AM's launch context
+ * and submits it to the configured queue.
+ */
+public final class Submitter {
+
+  private static final int SECRET_BYTES = 32;
+
+  private final Configuration conf;
+  private final ElasticConf elastic;
+  private final YarnClient yarn;
+  private final Path appJar;
+
+  public Submitter(Configuration conf, ElasticConf elastic, YarnClient yarn, Path appJar) {
+    this.conf = conf;
+    this.elastic = elastic;
+    this.yarn = yarn;
+    this.appJar = appJar;
+  }
+
+  /** Checks what can be checked before anything is sent: files exist, the trace parses, the class is there. */
+  public static void checkLocalInputs(JobSpec job) throws UsageException {
+    switch (job.kind()) {
+      case TRACE -> {
+        Path f = Path.of(job.required("file"));
+        try {
+          Trace.read(f);
+        } catch (TraceFormatException e) {
+          throw new UsageException("bad trace file " + e.getMessage());
+        } catch (IOException e) {
+          throw new UsageException("cannot read trace file " + f + ": " + e.getMessage());
+        }
+      }
+      case USER -> checkUserJar(Path.of(job.required("jar")), job.required("class"));
+      default -> { }
+    }
+  }
+
+  private static void checkUserJar(Path jar, String className) throws UsageException {
+    if (!Files.isRegularFile(jar)) {
+      throw new UsageException("user jar " + jar + " does not exist");
+    }
+    try (JarFile j = new JarFile(jar.toFile())) {
+      if (j.getEntry(className.replace('.', '/') + ".class") == null) {
+        throw new UsageException("class " + className + " is not in " + jar);
+      }
+    } catch (IOException e) {
+      throw new UsageException("user jar " + jar + " cannot be read as a jar: " + e.getMessage());
+    }
+  }
+
+  /** @return the new application's id */
+  public ApplicationId submit(SubmitArgs args) throws Exception {
+    YarnClientApplication app = yarn.createApplication();
+    ApplicationId appId = app.getNewApplicationResponse().getApplicationId();
+    Resource max = app.getNewApplicationResponse().getMaximumResourceCapability();
+    Resource amResource = Resource.newInstance(elastic.amContainerMebibytes(), elastic.get(YarnKeys.AM_CORES));
+    checkFits("the ApplicationMaster", amResource, max, "elasticam.yarn.am.memory");
+    checkFits("an executor", Resource.newInstance(elastic.executorContainerMebibytes(), elastic.get(ExecutorKeys.CORES)),
+        max, "elasticam.executor.memory");
+    org.apache.hadoop.fs.Path staging = stagingDir(appId);
+    FileSystem fs = staging.getFileSystem(conf);
+    fs.mkdirs(staging, new FsPermission((short) 0700));
+    Map<String, LocalResource> resources = stage(fs, staging, args);
+    ApplicationSubmissionContext ctx = app.getApplicationSubmissionContext();
+    ctx.setApplicationName(args.name());
+    ctx.setApplicationType("ELASTICAM");
+    ctx.setQueue(elastic.get(YarnKeys.QUEUE));
+    ctx.setPriority(Priority.newInstance(elastic.get(YarnKeys.PRIORITY)));
+    ctx.setResource(amResource);
+    elastic.getOptional(YarnKeys.MAX_APP_ATTEMPTS).ifPresent(ctx::setMaxAppAttempts);
+    ctx.setAMContainerSpec(ContainerLaunchContext.newInstance(resources, amEnvironment(staging),
+        List.of(amCommand(args.job())), null, credentials(), null));
+    yarn.submitApplication(ctx);
+    return appId;
+  }
+
+  public org.apache.hadoop.fs.Path stagingDir(ApplicationId appId) throws IOException {
+    org.apache.hadoop.fs.Path base = elastic.getOptional(YarnKeys.STAGING_DIR).map(org.apache.hadoop.fs.Path::new)
+        .orElseGet(() -> {
+          try {
+            return new org.apache.hadoop.fs.Path(FileSystem.get(conf).getHomeDirectory(), ".elasticam/staging");
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        });
+    return new org.apache.hadoop.fs.Path(base, appId.toString());
+  }
+
+  private Map<String, LocalResource> stage(FileSystem fs, org.apache.hadoop.fs.Path dir, SubmitArgs args)
+      throws IOException {
+    Map<String, LocalResource> m = new HashMap<>();
+    m.put(AmFiles.APP_JAR, upload(fs, appJar, dir, AmFiles.APP_JAR));
+    JobSpec job = args.job();
+    if (job.kind() == JobSpec.Kind.USER) {
+      m.put(AmFiles.USER_JAR, upload(fs, Path.of(job.required("jar")), dir, AmFiles.USER_JAR));
+    } else if (job.kind() == JobSpec.Kind.TRACE) {
+      m.put(AmFiles.TRACE_FILE, upload(fs, Path.of(job.required("file")), dir, AmFiles.TRACE_FILE));
+    }
+    org.apache.hadoop.fs.Path confFile = new org.apache.hadoop.fs.Path(dir, AmFiles.CONF_FILE);
+    try (OutputStream out = fs.create(confFile, true)) {
+      Properties p = new Properties();
+      conf.getPropsWithPrefix(ElasticConf.PREFIX).forEach((k, v) -> p.setProperty(ElasticConf.PREFIX + k, v));
+      p.store(out, "elasticam.* settings of this submission");
+    }
+    m.put(AmFiles.CONF_FILE, StagingResources.resource(fs, confFile));
+    return m;
+  }
+
+  private static LocalResource upload(FileSystem fs, Path local, org.apache.hadoop.fs.Path dir, String name)
+      throws IOException {
+    org.apache.hadoop.fs.Path target = new org.apache.hadoop.fs.Path(dir, name);
+    fs.copyFromLocalFile(false, true, new org.apache.hadoop.fs.Path(local.toAbsolutePath().toUri()), target);
+    return StagingResources.resource(fs, target);
+  }
+
+  private Map<String, String> amEnvironment(org.apache.hadoop.fs.Path staging) throws IOException {
+    Map<String, String> env = new HashMap<>();
+    List<String> cp = new ArrayList<>();
+    cp.add(Environment.PWD.$$());
+    cp.add(Environment.PWD.$$() + "/*");
+    cp.addAll(List.of(conf.getStrings(YarnConfiguration.YARN_APPLICATION_CLASSPATH,
+        YarnConfiguration.DEFAULT_YARN_CROSS_PLATFORM_APPLICATION_CLASSPATH)));
+    env.put(Environment.CLASSPATH.name(), String.join(ApplicationConstants.CLASS_PATH_SEPARATOR, cp));
+    env.put(Environment.JAVA_HOME.name(), System.getProperty("java.home"));
+    env.put(AmFiles.ENV_STAGING_DIR, staging.getFileSystem(conf).makeQualified(staging).toString());
+    return env;
+  }
+
+  private String amCommand(JobSpec job) {
+    JobSpec inContainer = switch (job.kind()) {
+      case USER -> job.withOption("jar", AmFiles.USER_JAR);
+      case TRACE -> job.withOption("file", AmFiles.TRACE_FILE);
+      default -> job;
+    };
+    List<String> c = new ArrayList<>();
+    c.add(Environment.JAVA_HOME.$$() + "/bin/java");
+    c.add("-Xmx" + elastic.get(YarnKeys.AM_MEMORY).mebibytes() + "m");
+    c.add("-Djava.io.tmpdir=" + Environment.PWD.$$() + "/tmp");
+    c.add("-Dlog4j.configuration=" + org.elasticam.launcher.yarn.ExecutorLaunchSpec.CONTAINER_LOG4J);
+    c.add(AmFiles.AM_MAIN);
+    inContainer.toArgs().forEach(a -> c.add(shellQuote(a)));
+    c.add("1>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/AppMaster.stdout");
+    c.add("2>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/AppMaster.stderr");
+    return String.join(" ", c);
+  }
+
+  /** The NodeManager runs the command through bash: arguments go in single quotes. */
+  static String shellQuote(String s) {
+    return "'" + s.replace("'", "'\\''") + "'";
+  }
+
+  /** The submitter's tokens plus a fresh application secret; the AM passes them on to executors. */
+  private static ByteBuffer credentials() throws IOException {
+    Credentials creds = new Credentials(UserGroupInformation.getCurrentUser().getCredentials());
+    byte[] secret = new byte[SECRET_BYTES];
+    new SecureRandom().nextBytes(secret);
+    creds.addSecretKey(new Text(AppSecretAuth.CREDENTIALS_KEY), secret);
+    DataOutputBuffer buf = new DataOutputBuffer();
+    creds.writeTokenStorageToStream(buf);
+    return ByteBuffer.wrap(buf.getData(), 0, buf.getLength());
+  }
+
+  private static void checkFits(String what, Resource wanted, Resource max, String key) throws UsageException {
+    if (wanted.getMemorySize() > max.getMemorySize() || wanted.getVirtualCores() > max.getVirtualCores()) {
+      throw new UsageException(what + " needs a container of " + wanted.getMemorySize() + " MiB and "
+          + wanted.getVirtualCores() + " vcores, but the cluster's largest is " + max.getMemorySize() + " MiB and "
+          + max.getVirtualCores() + " vcores; lower " + key);
+    }
+  }
+}

@@ -1,0 +1,172 @@
+package org.elasticam.am.driver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.grpc.Server;
+import io.grpc.ServerInterceptors;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.elasticam.am.events.EventLog;
+import org.elasticam.am.job.DagPlan;
+import org.elasticam.am.job.JobSpec;
+import org.elasticam.am.job.BuiltInJobs;
+import org.elasticam.am.loop.AmLoop;
+import org.elasticam.executor.ExecutorArgs;
+import org.elasticam.executor.ExecutorBackend;
+import org.elasticam.executor.ExitCodes;
+import org.elasticam.rpc.AppSecretAuth;
+import org.elasticam.time.Clock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The driver and real executor backends over a real gRPC connection on loopback, with the
+ * allocator faked: registration checks, authentication, tasks to their end, job outcomes.
+ */
+@Timeout(60)
+class DriverControlPlaneTest {
+
+  private static final byte[] SECRET = "an application secret of 32 byte".getBytes(StandardCharsets.US_ASCII);
+
+  @TempDir
+  Path scratch;
+
+  private final List<String> killed = new CopyOnWriteArrayList<>();
+  private final CompletableFuture<Outcome> outcome = new CompletableFuture<>();
+  private AmLoop loop;
+  private Server server;
+  private Driver driver;
+
+  /** Executors 1 and 2 were "launched" in containers c1 and c2. */
+  private final AllocatorPort allocator = new AllocatorPort() {
+    @Override
+    public boolean requestTotalExecutors(int target, int tasks, Map<String, Integer> hosts) {
+      return true;
+    }
+
+    @Override
+    public void killExecutor(String id, String reason) {
+      killed.add(id + ": " + reason);
+    }
+
+    @Override
+    public void killFailedExecutor(String id, String why) {
+      killed.add(id + ": " + why);
+    }
+
+    @Override
+    public Optional<Launched> launched(String id) {
+      return id.equals("1") || id.equals("2") ? Optional.of(new Launched("c" + id, "localhost")) : Optional.empty();
+    }
+  };
+
+  private int startDriver(String... job) throws Exception {
+    loop = new AmLoop(outcome::completeExceptionally);
+    DagPlan plan = new DagPlan(BuiltInJobs.sleepStages(JobSpec.parse(job)));
+    driver = new Driver(new DriverSettings("app_1", 2, 1, 2, Duration.ZERO, Duration.ofMillis(200),
+        Duration.ofSeconds(10), Duration.ofSeconds(30)), loop, plan,
+        new TaskScheduler(2, Duration.ZERO, h -> null), allocator, EventLog.discarding(Clock.system()),
+        Clock.system(), outcome::complete);
+    server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+        .addService(ServerInterceptors.intercept(new DriverService(loop, driver),
+            AppSecretAuth.interceptor(SECRET, Clock.system(), why -> { })))
+        .build().start();
+    loop.execute(driver::start);
+    return server.getPort();
+  }
+
+  private CompletableFuture<Integer> executor(int port, int id, String container, byte[] secret) {
+    ExecutorArgs args = ExecutorArgs.parse(new String[] {"--driver", "127.0.0.1:" + port, "--executor-id",
+        String.valueOf(id), "--app-id", "app_1", "--cores", "2", "--heartbeat-ms", "200",
+        "--heartbeat-timeout-ms", "10000"});
+    return CompletableFuture.supplyAsync(() -> {
+      try {
+        return new ExecutorBackend(args, "localhost", container, secret, Clock.system(), scratch.resolve("e" + id)).run();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    });
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (server != null) {
+      server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+    if (loop != null) {
+      loop.close();
+    }
+  }
+
+  @Test
+  void twoExecutorsRunAJobToSuccessAndAreToldToStop() throws Exception {
+    int port = startDriver("sleep", "--stages", "2", "--tasks", "6", "--task-ms", "20");
+    List<CompletableFuture<Integer>> execs = new ArrayList<>();
+    execs.add(executor(port, 1, "c1", SECRET));
+    execs.add(executor(port, 2, "c2", SECRET));
+    Outcome o = outcome.get(30, TimeUnit.SECONDS);
+    assertEquals(Outcome.Status.SUCCEEDED, o.status(), o.diagnostics());
+    server.shutdownNow();
+    for (CompletableFuture<Integer> e : execs) {
+      int code = e.get(20, TimeUnit.SECONDS);
+      assertTrue(code == ExitCodes.OK || code == ExitCodes.DRIVER_LOST, "exit " + code);
+    }
+  }
+
+  @Test
+  void aWrongSecretIsRefused() throws Exception {
+    int port = startDriver("sleep", "--stages", "1", "--tasks", "1", "--task-ms", "1");
+    byte[] wrong = SECRET.clone();
+    wrong[3] ^= 0x55;
+    assertEquals(ExitCodes.REFUSED, executor(port, 1, "c1", wrong).get(20, TimeUnit.SECONDS));
+  }
+
+  @Test
+  void anExecutorWeDidNotLaunchIsRefused() throws Exception {
+    int port = startDriver("sleep", "--stages", "1", "--tasks", "1", "--task-ms", "1");
+    assertEquals(ExitCodes.REFUSED, executor(port, 7, "c7", SECRET).get(20, TimeUnit.SECONDS));
+    assertEquals(ExitCodes.REFUSED, executor(port, 1, "c-other", SECRET).get(20, TimeUnit.SECONDS));
+  }
+
+  @Test
+  void aTaskThatAlwaysFailsFailsTheJobWithItsError() throws Exception {
+    int port = startDriver("sleep", "--stages", "1", "--tasks", "1", "--task-ms", "1", "--fail-rate", "1");
+    CompletableFuture<Integer> e = executor(port, 1, "c1", SECRET);
+    Outcome o = outcome.get(30, TimeUnit.SECONDS);
+    assertEquals(Outcome.Status.FAILED, o.status());
+    assertTrue(o.diagnostics().startsWith("Task 0 of stage 0 (sleep 0) failed 2 times"), o.diagnostics());
+    assertTrue(o.diagnostics().contains("failed at random (failRate 1.0)"), o.diagnostics());
+    server.shutdownNow();
+    e.get(20, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void aVanishedExecutorIsLostAndItsContainerReleased() throws Exception {
+    int port = startDriver("sleep", "--stages", "1", "--tasks", "2", "--task-ms", "60000");
+    CompletableFuture<Integer> e1 = executor(port, 1, "c1", SECRET);
+    // Wait until executor 1 runs both tasks, then cut the connection under it.
+    for (int i = 0; i < 400 && loop.call(driver::tasksRunning) < 2; i++) {
+      Thread.sleep(25);
+    }
+    assertEquals(2, loop.call(driver::tasksRunning));
+    server.shutdownNow();
+    assertEquals(ExitCodes.DRIVER_LOST, e1.get(20, TimeUnit.SECONDS));
+    for (int i = 0; i < 100 && killed.isEmpty(); i++) {
+      Thread.sleep(50);
+    }
+    assertTrue(killed.get(0).startsWith("1: lost: stream failed"), killed.toString());
+  }
+}

@@ -1,0 +1,115 @@
+package org.elasticam.am.driver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.elasticam.api.Stage;
+import org.elasticam.api.TaskSpec;
+import org.junit.jupiter.api.Test;
+
+class TaskSchedulerTest {
+
+  private static final Map<String, String> RACKS = Map.of("h1", "/r1", "h2", "/r1", "h3", "/r2");
+  private final TaskScheduler s = new TaskScheduler(4, Duration.ofSeconds(3), RACKS::get);
+
+  private static Stage stage(int id, String... preferred) {
+    Stage.Builder b = Stage.builder(id, "s" + id, "T");
+    for (String h : preferred) {
+      b.task(new TaskSpec(Map.of(), h.isEmpty() ? List.of() : List.of(h)));
+    }
+    return b.build();
+  }
+
+  private List<TaskAttempt> offer(long now, TaskScheduler.Offer... offers) {
+    return s.schedule(List.of(offers), now);
+  }
+
+  @Test
+  void nodeLocalFirstThenWaitsBeforeGoingElsewhere() {
+    s.submit(stage(0, "h1", "h1"), 0);
+    assertEquals(List.of(), offer(0, new TaskScheduler.Offer("e3", "h3", 2)), "h3 is neither node nor rack local");
+    List<TaskAttempt> local = offer(0, new TaskScheduler.Offer("e1", "h1", 1));
+    assertEquals(Locality.NODE_LOCAL, local.get(0).locality());
+    assertEquals(List.of(), offer(2_999, new TaskScheduler.Offer("e3", "h3", 1)));
+    // After one wait, rack-local is allowed: h2 shares h1's rack.
+    assertEquals(List.of(), offer(3_000, new TaskScheduler.Offer("e3", "h3", 1)));
+    List<TaskAttempt> rack = offer(3_000, new TaskScheduler.Offer("e2", "h2", 1));
+    assertEquals(Locality.RACK_LOCAL, rack.get(0).locality());
+  }
+
+  @Test
+  void afterTwoWaitsAnyHostWill() {
+    s.submit(stage(0, "h1"), 0);
+    assertEquals(List.of(), offer(5_999, new TaskScheduler.Offer("e3", "h3", 1)));
+    assertEquals(Locality.ANY, offer(6_000, new TaskScheduler.Offer("e3", "h3", 1)).get(0).locality());
+  }
+
+  @Test
+  void tasksWithoutPreferencesRunAnywhereAtOnceAndSpreadOverExecutors() {
+    s.submit(stage(0, "", "", "", ""), 0);
+    List<TaskAttempt> a = offer(0, new TaskScheduler.Offer("e1", "h1", 2), new TaskScheduler.Offer("e2", "h2", 2));
+    assertEquals(4, a.size());
+    assertEquals(List.of("e1", "e2", "e1", "e2"), a.stream().map(TaskAttempt::executorId).toList());
+  }
+
+  @Test
+  void failuresAreRetriedThenFailTheJob() {
+    s.submit(stage(0, ""), 0);
+    Optional<String> failure = Optional.empty();
+    for (int i = 0; i < 4; i++) {
+      TaskAttempt a = offer(i, new TaskScheduler.Offer("e1", "h1", 1)).get(0);
+      assertEquals(i, a.attempt());
+      failure = s.taskEnded(a.taskId(), false, false, "java.lang.RuntimeException: boom\n\tat X").orElseThrow().jobFailure();
+    }
+    assertTrue(failure.orElseThrow().startsWith("Task 0 of stage 0 (s0) failed 4 times"), failure.get());
+    assertTrue(failure.get().contains("java.lang.RuntimeException: boom"), failure.get());
+  }
+
+  @Test
+  void killedTasksDoNotCountAsFailures() {
+    s.submit(stage(0, ""), 0);
+    for (int i = 0; i < 10; i++) {
+      TaskAttempt a = offer(i, new TaskScheduler.Offer("e1", "h1", 1)).get(0);
+      assertTrue(s.taskEnded(a.taskId(), false, true, "").orElseThrow().jobFailure().isEmpty());
+    }
+  }
+
+  @Test
+  void aLostExecutorsTasksGoBackToPending() {
+    s.submit(stage(0, "", ""), 0);
+    offer(0, new TaskScheduler.Offer("e1", "h1", 2));
+    assertEquals(0, s.pendingTasks());
+    assertEquals(2, s.executorLost("e1").size());
+    assertEquals(2, s.pendingTasks());
+    assertEquals(0, s.runningTasks());
+  }
+
+  @Test
+  void stageCompletesWhenEveryTaskSucceeded() {
+    s.submit(stage(0, "", ""), 0);
+    List<TaskAttempt> a = offer(0, new TaskScheduler.Offer("e1", "h1", 2));
+    assertTrue(s.taskEnded(a.get(0).taskId(), true, false, "").orElseThrow().stageCompleted().isEmpty());
+    assertEquals(Optional.of(0), s.taskEnded(a.get(1).taskId(), true, false, "").orElseThrow().stageCompleted());
+    assertEquals(2, s.doneTasks());
+    assertTrue(s.taskEnded(a.get(1).taskId(), true, false, "").isEmpty(), "a duplicate report is ignored");
+  }
+
+  @Test
+  void localityHintsSumOverActiveStages() {
+    s.submit(stage(0, "h1", "h2", ""), 0);
+    s.submit(stage(1, "h1"), 0);
+    assertEquals(3, s.localityAwareTasks());
+    assertEquals(Map.of("h1", 2, "h2", 1), s.hostToLocalTaskCount());
+  }
+
+  @Test
+  void firstStageFirst() {
+    s.submit(stage(0, ""), 0);
+    s.submit(stage(1, ""), 0);
+    assertEquals(0, offer(0, new TaskScheduler.Offer("e1", "h1", 1)).get(0).stageId());
+  }
+}
