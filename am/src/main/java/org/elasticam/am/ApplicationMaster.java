@@ -216,11 +216,7 @@ public final class ApplicationMaster {
       allocator.releaseAll("the application is ending");
       return null;
     });
-    try {
-      amClient.allocate(1.0f);
-    } catch (Exception e) {
-      LOG.warn("The last heartbeat (releasing containers) failed: {}", e.toString());
-    }
+    drainContainers(loop, allocator, amClient);
     FinalApplicationStatus status = switch (outcome.status()) {
       case SUCCEEDED -> FinalApplicationStatus.SUCCEEDED;
       case FAILED -> FinalApplicationStatus.FAILED;
@@ -236,6 +232,30 @@ public final class ApplicationMaster {
     LOG.info("Unregistered with final status {}: {}", status, outcome.diagnostics());
     cleanUpStaging();
     return exitCode(outcome, allocator);
+  }
+
+  /**
+   * Sends the releases and waits (briefly) for YARN to report the containers completed, so the
+   * executors are gone before we unregister and the event log records how each one ended.
+   */
+  private static void drainContainers(AmLoop loop, YarnAllocator allocator, AMRMClient<ContainerRequest> amClient) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    try {
+      while (System.nanoTime() < deadline) {
+        org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse r = amClient.allocate(1.0f);
+        int held = loop.call(() -> {
+          allocator.handleResponse(r);
+          return allocator.containersHeld();
+        });
+        if (held == 0) {
+          return;
+        }
+        Thread.sleep(200);
+      }
+      LOG.info("Unregistering with containers still held; YARN kills them");
+    } catch (Exception e) {
+      LOG.warn("Releasing containers at the end failed: {}", e.toString());
+    }
   }
 
   private static int exitCode(Outcome outcome, YarnAllocator allocator) {

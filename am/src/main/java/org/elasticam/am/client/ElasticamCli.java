@@ -148,7 +148,7 @@ public final class ElasticamCli extends Configured implements Tool {
         return OK;
       }
       Thread killer = killOnInterrupt(yarn, id);
-      ApplicationReport r = new AppMonitor(yarn, out, System.console() != null).waitForEnd(id);
+      ApplicationReport r = new AppMonitor(yarn, out, isTerminal()).waitForEnd(id);
       Runtime.getRuntime().removeShutdownHook(killer);
       report(r);
       summary(r, elastic);
@@ -156,6 +156,12 @@ public final class ElasticamCli extends Configured implements Tool {
     } finally {
       yarn.stop();
     }
+  }
+
+  /** Whether stdout is a terminal; a launcher that pipes our output says so with elasticam.terminal. */
+  private static boolean isTerminal() {
+    String forced = System.getProperty("elasticam.terminal");
+    return forced != null ? Boolean.parseBoolean(forced) : System.console() != null;
   }
 
   /** A client must not hang for many minutes retrying an RM that is not there. */

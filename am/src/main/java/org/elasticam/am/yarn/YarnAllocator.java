@@ -383,6 +383,11 @@ public final class YarnAllocator {
     return core.starting();
   }
 
+  /** Containers we still hold or wait to see completed. */
+  public int containersHeld() {
+    return core.running() + core.starting() + core.ledger().releasingCount();
+  }
+
   /** Set once too many executors failed: the AM unregisters FAILED with this. */
   public Optional<String> failure() {
     return failure;

@@ -1,0 +1,312 @@
+package org.elasticam.embedded;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A YARN cluster inside this JVM: one ResourceManager on ephemeral ports and N NodeManagers, NM
+ * {@code i} on loopback address {@code 127.0.0.(i+1)} with fixed ports. Each NodeManager is a host
+ * of its own, so node locality and node exclusion are real, and a NodeManager restarted with its
+ * recovery state keeps its NodeId and its running containers.
+ *
+ * <p>One-shot: {@link #start()} once, then {@link #close()}. Not thread-safe; one owner drives it.
+ */
+public final class EmbeddedCluster implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedCluster.class);
+
+  /**
+   * What to start.
+   *
+   * @param workDir everything the cluster writes lives here (wiped per NodeManager at start)
+   * @param nodeManagers how many NodeManagers, at most 254 (one loopback address each)
+   * @param nodeMemoryMb memory each NodeManager offers
+   * @param nodeVcores vcores each NodeManager offers
+   * @param basePort NM {@code i} listens on {@code basePort + 10 i + {0, 1, 2}}; 0 picks a free range
+   * @param applicationClasspath {@code yarn.application.classpath}; empty leaves it unset
+   * @param extraConf set last on the ResourceManager, every NodeManager and the client conf
+   * @param logToFile send Hadoop's logging (log4j, JVM-wide and for good) to
+   *     {@code workDir/cluster.log} instead of the console; tests turn it off and keep their own
+   *     log4j.properties
+   * @param startTimeout how long start and restart wait for nodes to be RUNNING
+   */
+  public record Settings(
+      Path workDir,
+      int nodeManagers,
+      int nodeMemoryMb,
+      int nodeVcores,
+      int basePort,
+      List<String> applicationClasspath,
+      Map<String, String> extraConf,
+      boolean logToFile,
+      Duration startTimeout) {
+
+    public Settings {
+      Objects.requireNonNull(workDir, "workDir");
+      workDir = workDir.toAbsolutePath().normalize();
+      check(nodeManagers >= 1 && nodeManagers <= 254, "nodeManagers must be in [1, 254]", nodeManagers);
+      check(nodeMemoryMb >= 128, "nodeMemoryMb must be at least 128", nodeMemoryMb);
+      check(nodeVcores >= 1, "nodeVcores must be at least 1", nodeVcores);
+      check(basePort == 0 || basePort >= 1024 && basePort + 10 * nodeManagers <= 65535,
+          "basePort must be 0 or leave room for 10 ports per NodeManager below 65536", basePort);
+      check(!startTimeout.isNegative() && !startTimeout.isZero(), "startTimeout must be positive", startTimeout);
+      applicationClasspath = List.copyOf(applicationClasspath);
+      extraConf = Map.copyOf(extraConf);
+    }
+
+    /** Two NodeManagers of 4096 MB and 4 vcores, free ports, logging to a file. */
+    public static Settings in(Path workDir) {
+      return new Settings(workDir, 2, 4096, 4, 0, List.of(), Map.of(), true, Duration.ofSeconds(60));
+    }
+
+    public Settings withNodeManagers(int n) {
+      return new Settings(workDir, n, nodeMemoryMb, nodeVcores, basePort, applicationClasspath, extraConf,
+          logToFile, startTimeout);
+    }
+
+    public Settings withNodeResources(int memoryMb, int vcores) {
+      return new Settings(workDir, nodeManagers, memoryMb, vcores, basePort, applicationClasspath, extraConf,
+          logToFile, startTimeout);
+    }
+
+    public Settings withBasePort(int port) {
+      return new Settings(workDir, nodeManagers, nodeMemoryMb, nodeVcores, port, applicationClasspath, extraConf,
+          logToFile, startTimeout);
+    }
+
+    public Settings withApplicationClasspath(List<String> paths) {
+      return new Settings(workDir, nodeManagers, nodeMemoryMb, nodeVcores, basePort, paths, extraConf,
+          logToFile, startTimeout);
+    }
+
+    /** Adds (or replaces) one key of {@link #extraConf()}. */
+    public Settings withConf(String key, String value) {
+      Map<String, String> conf = new LinkedHashMap<>(extraConf);
+      conf.put(key, value);
+      return new Settings(workDir, nodeManagers, nodeMemoryMb, nodeVcores, basePort, applicationClasspath, conf,
+          logToFile, startTimeout);
+    }
+
+    public Settings withLogToFile(boolean toFile) {
+      return new Settings(workDir, nodeManagers, nodeMemoryMb, nodeVcores, basePort, applicationClasspath, extraConf,
+          toFile, startTimeout);
+    }
+
+    public Settings withStartTimeout(Duration timeout) {
+      return new Settings(workDir, nodeManagers, nodeMemoryMb, nodeVcores, basePort, applicationClasspath, extraConf,
+          logToFile, timeout);
+    }
+
+    private static void check(boolean ok, String rule, Object value) {
+      if (!ok) {
+        throw new IllegalArgumentException(rule + ", got " + value);
+      }
+    }
+  }
+
+  private enum State { NEW, STARTED, STOPPED }
+
+  private final Settings settings;
+  private final List<NodeManagerHandle> nodeManagers = new ArrayList<>();
+  private State state = State.NEW;
+  private ResourceManager resourceManager;
+  private Configuration clientSite;
+  private NodeWatch nodes;
+
+  public EmbeddedCluster(Settings settings) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+  }
+
+  /** Creates and starts a cluster; on failure nothing is left running. */
+  public static EmbeddedCluster start(Settings settings) throws IOException, InterruptedException {
+    EmbeddedCluster cluster = new EmbeddedCluster(settings);
+    cluster.start();
+    return cluster;
+  }
+
+  /**
+   * Starts the ResourceManager, then the NodeManagers, writes the client configuration to
+   * {@link #confDir()} and returns once every node is RUNNING. On failure everything started so
+   * far is stopped again.
+   */
+  public void start() throws IOException, InterruptedException {
+    if (state != State.NEW) {
+      throw new IllegalStateException("an EmbeddedCluster starts once; this one is " + state);
+    }
+    state = State.STARTED;
+    long t0 = System.nanoTime();
+    try {
+      ClusterFiles.prepare(settings);
+      if (settings.logToFile()) {
+        ClusterLogging.toFile(ClusterFiles.clusterLog(settings));
+      }
+      startResourceManager();
+      startNodeManagers();
+      ClusterFiles.writeClientConf(clientSite, confDir());
+      nodes.awaitRunning(nodeIds(), settings.startTimeout());
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      stop();
+      throw e;
+    }
+    LOG.info("Embedded cluster up in {} ms: nodes {}, conf {}", (System.nanoTime() - t0) / 1_000_000,
+        nodeHosts(), confDir());
+  }
+
+  private void startResourceManager() {
+    // Several NodeManagers in one JVM register metrics sources of the same name; this mode makes
+    // the names unique instead of failing. JVM-wide, as the metrics system is.
+    DefaultMetricsSystem.setMiniClusterMode(true);
+    Configuration shared = ClusterConf.shared(settings);
+    resourceManager = new ResourceManager();
+    resourceManager.init(ClusterConf.resourceManager(shared));
+    resourceManager.start();
+    clientSite = ClusterConf.clientSite(shared, resourceManager.getConfig());
+    nodes = new NodeWatch(ClusterConf.client(clientSite));
+  }
+
+  private void startNodeManagers() throws IOException {
+    int basePort = settings.basePort() != 0 ? settings.basePort() : Ports.freeBase(settings.nodeManagers());
+    for (int i = 0; i < settings.nodeManagers(); i++) {
+      NodeAddress address = NodeAddress.of(i, basePort);
+      NodeManagerHandle nm = new NodeManagerHandle(address, ClusterConf.nodeManager(clientSite, settings, address));
+      nodeManagers.add(nm);
+      nm.start();
+    }
+  }
+
+  /**
+   * Stops NodeManager {@code i} as a supervised NodeManager stops (its containers keep running and
+   * the ResourceManager is not told), waits until its ports are free, starts it again on the same
+   * addresses and recovery state, and returns once the node is RUNNING again with the same NodeId.
+   */
+  public void restartNodeManager(int i) throws IOException, InterruptedException {
+    requireStarted();
+    NodeManagerHandle nm = nodeManager(i);
+    NodeId before = nm.nodeId();
+    long t0 = System.nanoTime();
+    nm.stopForRestart();
+    nm.awaitPortsFree(settings.startTimeout());
+    nm.start();
+    if (!before.equals(nm.nodeId())) {
+      throw new IOException("NodeManager " + i + " came back as " + nm.nodeId() + ", not " + before);
+    }
+    nodes.awaitRunning(List.of(before), settings.startTimeout());
+    LOG.info("NodeManager {} ({}) restarted in {} ms", i, before, (System.nanoTime() - t0) / 1_000_000);
+  }
+
+  /**
+   * Stops the NodeManagers (killing their containers) and then the ResourceManager. Idempotent;
+   * failures are logged, never thrown, so a cleanup path always runs to the end.
+   */
+  public void stop() {
+    if (state == State.STOPPED) {
+      return;
+    }
+    state = State.STOPPED;
+    long t0 = System.nanoTime();
+    if (nodes != null) {
+      quietly("the node watch", nodes::close);
+    }
+    for (NodeManagerHandle nm : nodeManagers) {
+      nm.stopForGood();
+    }
+    if (resourceManager != null) {
+      quietly("the ResourceManager", resourceManager::stop);
+    }
+    LOG.info("Embedded cluster stopped in {} ms", (System.nanoTime() - t0) / 1_000_000);
+  }
+
+  private static void quietly(String what, Runnable stop) {
+    try {
+      stop.run();
+    } catch (RuntimeException e) {
+      LOG.warn("Stopping {} failed", what, e);
+    }
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+
+  public Settings settings() {
+    return settings;
+  }
+
+  public Path workDir() {
+    return settings.workDir();
+  }
+
+  /** The client configuration's directory (yarn-site.xml, core-site.xml): put it first on a classpath. */
+  public Path confDir() {
+    return ClusterFiles.confDir(settings);
+  }
+
+  /** A copy of the client configuration: what a client with {@link #confDir()} on its classpath sees. */
+  public Configuration configuration() {
+    requireStarted();
+    return ClusterConf.client(clientSite);
+  }
+
+  /**
+   * Host names of the nodes as the ResourceManager names them (127.0.0.1 is {@code localhost}),
+   * NodeManager 0 first: the hosts of the NodeIds that start matched against the node reports.
+   */
+  public List<String> nodeHosts() {
+    return nodeIds().stream().map(NodeId::getHost).toList();
+  }
+
+  /** NodeManager {@code i}'s NodeId, stable across {@link #restartNodeManager(int)}. */
+  public NodeId nodeId(int i) {
+    requireStarted();
+    return nodeManager(i).nodeId();
+  }
+
+  /** Where NodeManager {@code i} keeps container logs: {@code <dir>/<appId>/<containerId>/}. */
+  public Path nodeManagerLogDir(int i) {
+    checkIndex(i);
+    return ClusterFiles.nodeManagerDir(settings, i).resolve("logs");
+  }
+
+  /** The ResourceManager's web UI, {@code host:port}. */
+  public String resourceManagerWebAddress() {
+    requireStarted();
+    return clientSite.get(YarnConfiguration.RM_WEBAPP_ADDRESS);
+  }
+
+  private List<NodeId> nodeIds() {
+    requireStarted();
+    return nodeManagers.stream().map(NodeManagerHandle::nodeId).toList();
+  }
+
+  private NodeManagerHandle nodeManager(int i) {
+    checkIndex(i);
+    requireStarted();
+    return nodeManagers.get(i);
+  }
+
+  private void checkIndex(int i) {
+    if (i < 0 || i >= settings.nodeManagers()) {
+      throw new IndexOutOfBoundsException("NodeManager " + i + " of " + settings.nodeManagers());
+    }
+  }
+
+  private void requireStarted() {
+    if (state != State.STARTED) {
+      throw new IllegalStateException("the cluster is " + state);
+    }
+  }
+}

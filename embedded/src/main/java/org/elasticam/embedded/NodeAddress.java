@@ -1,0 +1,33 @@
+package org.elasticam.embedded;
+
+/**
+ * Where NodeManager {@code index} listens: its own loopback address, so the ResourceManager sees a
+ * distinct host per NodeManager, and fixed ports, because NodeManager recovery refuses an ephemeral
+ * RPC port and a restarted NodeManager must come back with the same NodeId.
+ */
+record NodeAddress(int index, String host, int rpcPort, int localizerPort, int webPort) {
+
+  /** Ports each NodeManager takes from the base port; room to grow (aux services) below 10. */
+  static final int PORTS_PER_NODE = 10;
+
+  static NodeAddress of(int index, int basePort) {
+    int first = basePort + PORTS_PER_NODE * index;
+    return new NodeAddress(index, "127.0.0." + (index + 1), first, first + 1, first + 2);
+  }
+
+  String rpc() {
+    return host + ":" + rpcPort;
+  }
+
+  String localizer() {
+    return host + ":" + localizerPort;
+  }
+
+  String web() {
+    return host + ":" + webPort;
+  }
+
+  int[] ports() {
+    return new int[] {rpcPort, localizerPort, webPort};
+  }
+}

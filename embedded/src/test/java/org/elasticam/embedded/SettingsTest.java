@@ -1,0 +1,63 @@
+package org.elasticam.embedded;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.elasticam.embedded.EmbeddedCluster.Settings;
+import org.junit.jupiter.api.Test;
+
+class SettingsTest {
+
+  @Test
+  void defaultsAreTwoNodesOfFourGigabytesOnFreePortsLoggingToAFile() {
+    Settings s = Settings.in(Path.of("w"));
+    assertEquals(Path.of("w").toAbsolutePath(), s.workDir());
+    assertEquals(2, s.nodeManagers());
+    assertEquals(4096, s.nodeMemoryMb());
+    assertEquals(4, s.nodeVcores());
+    assertEquals(0, s.basePort());
+    assertEquals(List.of(), s.applicationClasspath());
+    assertEquals(Map.of(), s.extraConf());
+    assertTrue(s.logToFile());
+  }
+
+  @Test
+  void withersChangeOneThing() {
+    Settings s = Settings.in(Path.of("w"))
+        .withNodeManagers(3)
+        .withNodeResources(2048, 2)
+        .withBasePort(21000)
+        .withApplicationClasspath(List.of("/a", "/b/*"))
+        .withConf("k1", "v1")
+        .withConf("k2", "v2")
+        .withConf("k1", "v3")
+        .withLogToFile(false)
+        .withStartTimeout(Duration.ofSeconds(5));
+    assertEquals(3, s.nodeManagers());
+    assertEquals(2048, s.nodeMemoryMb());
+    assertEquals(2, s.nodeVcores());
+    assertEquals(21000, s.basePort());
+    assertEquals(List.of("/a", "/b/*"), s.applicationClasspath());
+    assertEquals(Map.of("k1", "v3", "k2", "v2"), s.extraConf());
+    assertEquals(false, s.logToFile());
+    assertEquals(Duration.ofSeconds(5), s.startTimeout());
+  }
+
+  @Test
+  void brokenValuesAreRefusedWithTheRuleAndTheValue() {
+    Settings s = Settings.in(Path.of("w"));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.withNodeManagers(0));
+    assertEquals("nodeManagers must be in [1, 254], got 0", e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> s.withNodeManagers(255));
+    assertThrows(IllegalArgumentException.class, () -> s.withNodeResources(64, 1));
+    assertThrows(IllegalArgumentException.class, () -> s.withNodeResources(1024, 0));
+    assertThrows(IllegalArgumentException.class, () -> s.withBasePort(80));
+    assertThrows(IllegalArgumentException.class, () -> s.withBasePort(65530));
+    assertThrows(IllegalArgumentException.class, () -> s.withStartTimeout(Duration.ZERO));
+  }
+}
