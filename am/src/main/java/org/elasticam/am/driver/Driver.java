@@ -33,6 +33,8 @@ import org.slf4j.LoggerFactory;
 public final class Driver implements DriverService.SessionHandler {
 
   private static final Logger LOG = LoggerFactory.getLogger(Driver.class);
+  /** How long a lost executor's container may take to report its own exit before we release it. */
+  static final java.time.Duration LOST_RELEASE_GRACE = java.time.Duration.ofSeconds(3);
 
   private final DriverSettings settings;
   private final AmLoop loop;
@@ -125,6 +127,10 @@ public final class Driver implements DriverService.SessionHandler {
 
   @Override
   public void onMessage(ExecutorSession session, ExecutorMessage m) {
+    if (!session.registered() && m.getBodyCase() != ExecutorMessage.BodyCase.REGISTER) {
+      session.refuse(Status.INVALID_ARGUMENT.withDescription("the first message of a session must be Register"));
+      return;
+    }
     switch (m.getBodyCase()) {
       case REGISTER -> register(session, m.getRegister());
       case HEARTBEAT -> {
@@ -163,7 +169,7 @@ public final class Driver implements DriverService.SessionHandler {
         .setHeartbeatIntervalMs(settings.heartbeatInterval().toMillis())).build());
     LOG.info("Executor {} registered from {} ({}, {} cores)", id, r.getHost(), r.getContainerId(), r.getCores());
     events.write("executor_registered", "executor_id", id, "container_id", r.getContainerId(), "host", r.getHost(),
-        "cores", r.getCores());
+        "cores", r.getCores(), "pid", r.getPid());
     revive();
   }
 
@@ -187,10 +193,21 @@ public final class Driver implements DriverService.SessionHandler {
     return null;
   }
 
+  /**
+   * A broken stream usually means the executor's process died: its tasks go back to pending at
+   * once, but its container is released only after a grace period, so that YARN can first report
+   * how the process ended — a crash must count as a failure, which a release by us would hide.
+   */
   @Override
   public void onClosed(ExecutorSession session, String why) {
     if (session.registered() && executors.get(session.executorId) == session) {
-      executorLost(session.executorId, why, true);
+      String id = session.executorId;
+      executorLost(id, why, false);
+      loop.schedule(LOST_RELEASE_GRACE, () -> {
+        if (allocator.launched(id).isPresent()) {
+          allocator.killExecutor(id, "lost: " + why);
+        }
+      });
     }
   }
 
@@ -223,7 +240,9 @@ public final class Driver implements DriverService.SessionHandler {
     for (ExecutorSession s : List.copyOf(executors.values())) {
       long silent = now - s.lastHeardMs;
       if (silent > settings.heartbeatTimeout().toMillis()) {
-        executorLost(s.executorId, "no heartbeat for " + silent + " ms (elasticam.executor.heartbeatTimeout)", true);
+        String why = "no heartbeat for " + silent + " ms (elasticam.executor.heartbeatTimeout)";
+        executorLost(s.executorId, why, false);
+        allocator.killFailedExecutor(s.executorId, why);
       }
     }
   }

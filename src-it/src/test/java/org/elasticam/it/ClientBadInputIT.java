@@ -1,0 +1,104 @@
+package org.elasticam.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.client.api.YarnClient;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** A user's mistakes: one clear line, the right exit code, no stack trace, nothing submitted. */
+@Timeout(120)
+class ClientBadInputIT {
+
+  private static ItCluster it;
+
+  @BeforeAll
+  static void start() throws Exception {
+    it = ItCluster.start("bad-input", s -> s.withNodeManagers(1));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (it != null) {
+      it.close();
+    }
+  }
+
+  private static int applications() throws Exception {
+    try (YarnClient yarn = YarnClient.createYarnClient()) {
+      yarn.init(it.conf());
+      yarn.start();
+      return yarn.getApplications().size();
+    }
+  }
+
+  private static void assertRefused(int code, String expected, String... args) throws Exception {
+    int before = applications();
+    ItCluster.ClientRun run = it.client(args);
+    assertEquals(code, run.exitCode(), run.out() + run.err());
+    List<String> lines = run.err().lines().filter(l -> !l.contains("WARN")).toList();
+    assertEquals(1, lines.size(), "one line:\n" + run.err());
+    assertTrue(lines.get(0).contains(expected), lines.get(0));
+    assertFalse(run.err().contains("\tat "), "no stack trace");
+    assertEquals(before, applications(), "nothing submitted");
+  }
+
+  @Test
+  void unknownJob() throws Exception {
+    assertRefused(2, "unknown job 'dance'", "submit", "dance");
+  }
+
+  @Test
+  void unknownFlag() throws Exception {
+    assertRefused(2, "unknown option '--speed'", "submit", "sleep", "--speed", "3");
+  }
+
+  @Test
+  void missingJar() throws Exception {
+    assertRefused(2, "user jar /nonexistent.jar does not exist", "submit", "--jar", "/nonexistent.jar", "--class", "a.B");
+  }
+
+  @Test
+  void missingClass() throws Exception {
+    Path jar = UserJobJar.build(Path.of("target", "bad-input-job"));
+    assertRefused(2, "class a.Missing is not in", "submit", "--jar", jar.toString(), "--class", "a.Missing");
+  }
+
+  @Test
+  void invalidConfiguration() throws Exception {
+    assertRefused(2, "elasticam.executor.cores = 'lots': not an integer", "submit", "sleep",
+        "--conf", "elasticam.executor.cores=lots");
+  }
+
+  @Test
+  void badTraceFile() throws Exception {
+    Path f = Files.writeString(Files.createTempFile("bad", ".trace.jsonl"), "{\"stage_id\": \"x\"}\n");
+    assertRefused(2, "bad trace file", "submit", "trace", "--file", f.toString());
+  }
+
+  @Test
+  void unknownCommand() throws Exception {
+    assertRefused(2, "unknown command 'launch'", "launch");
+  }
+
+  @Test
+  void anUnreachableClusterIsARuntimeError() throws Exception {
+    Configuration conf = new YarnConfiguration(it.conf());
+    conf.set(YarnConfiguration.RM_ADDRESS, "127.0.0.1:1");
+    conf.setLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_MAX_WAIT_MS, 2_000);
+    conf.setLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, 500);
+    ItCluster.ClientRun run = it.client(conf, "submit", "sleep");
+    assertEquals(1, run.exitCode(), run.out() + run.err());
+    assertEquals(1, run.err().lines().count(), run.err());
+    assertFalse(run.err().contains("\tat "));
+  }
+}

@@ -1,0 +1,171 @@
+package org.elasticam.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.security.Credentials;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ApplicationReport;
+import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
+import org.elasticam.rpc.AppSecretAuth;
+import org.elasticam.rpc.proto.DriverGrpc;
+import org.elasticam.rpc.proto.DriverMessage;
+import org.elasticam.rpc.proto.ExecutorMessage;
+import org.elasticam.rpc.proto.Heartbeat;
+import org.elasticam.rpc.proto.Register;
+import org.elasticam.time.Clock;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A running AM's doors — its control plane and its status endpoint — tried by a client of the
+ * test's own: without the secret, with a wrong one, with the right one but malformed, oversized
+ * or impostor messages, and with plain garbage. Every attempt gets an error; the job still
+ * succeeds.
+ */
+@Timeout(240)
+class ControlPlaneIT {
+
+  private static ItCluster it;
+
+  @BeforeAll
+  static void start() throws Exception {
+    it = ItCluster.start("control-plane", s -> s);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (it != null) {
+      it.close();
+    }
+  }
+
+  @Test
+  void strangersAreRefusedAndTheJobStillSucceeds() throws Exception {
+    ItCluster.ClientRun run = it.client("submit", "--detach", "sleep", "--stages", "1", "--tasks", "2",
+        "--task-ms", "6000", "--conf", "elasticam.executor.instances=1");
+    assertEquals(0, run.exitCode(), run.out() + run.err());
+    ApplicationId id = run.appId();
+    it.awaitEvents(id, "executor_registered", 1, Duration.ofSeconds(60));
+    ApplicationReport r = it.report(id);
+    String host = r.getHost();
+    int port = r.getRpcPort();
+    byte[] secret = appSecret(id);
+    byte[] wrong = secret.clone();
+    wrong[0] ^= 1;
+
+    assertEquals(Status.Code.UNAUTHENTICATED, session(host, port, null, register(1, "x")).getCode());
+    assertEquals(Status.Code.UNAUTHENTICATED, session(host, port, wrong, register(1, "x")).getCode());
+    assertEquals(Status.Code.RESOURCE_EXHAUSTED, session(host, port, secret, register(1, "h".repeat(2 << 20))).getCode());
+    assertEquals(Status.Code.INVALID_ARGUMENT, session(host, port, secret,
+        ExecutorMessage.newBuilder().setHeartbeat(Heartbeat.newBuilder().setSentAtMs(1)).build()).getCode());
+    assertEquals(Status.Code.INVALID_ARGUMENT, session(host, port, secret, ExecutorMessage.getDefaultInstance()).getCode());
+    assertEquals(Status.Code.FAILED_PRECONDITION, session(host, port, secret, register(99, "evil")).getCode());
+    assertEquals(Status.Code.FAILED_PRECONDITION, session(host, port, secret, register(1, "replay")).getCode(),
+        "an executor id already registered cannot be taken over");
+    garbage(host, port);
+
+    String status = r.getOriginalTrackingUrl();
+    assertEquals(200, http(status + "status", "GET"));
+    assertEquals(405, http(status + "status", "POST"));
+    assertEquals(404, http(status + "..%2F..%2Fetc%2Fpasswd", "GET"));
+    assertEquals(414, http(status + "status?x=" + "a".repeat(4000), "GET"));
+
+    ApplicationReport end = it.waitForEnd(id, Duration.ofSeconds(120));
+    assertEquals(FinalApplicationStatus.SUCCEEDED, end.getFinalApplicationStatus(), end.getDiagnostics());
+  }
+
+  private static ExecutorMessage register(int id, String host) {
+    return ExecutorMessage.newBuilder().setRegister(Register.newBuilder().setExecutorId(id).setHost(host)
+        .setContainerId("container_1_0001_01_000009").setCores(1)).build();
+  }
+
+  /** Opens a session, sends one message, and returns how the AM ended the stream. */
+  private static Status session(String host, int port, byte[] secret, ExecutorMessage first) throws Exception {
+    ManagedChannel ch = NettyChannelBuilder.forAddress(host, port).usePlaintext().build();
+    try {
+      DriverGrpc.DriverStub stub = DriverGrpc.newStub(ch);
+      if (secret != null) {
+        stub = stub.withCallCredentials(AppSecretAuth.credentials(secret, Clock.system()));
+      }
+      CompletableFuture<Status> done = new CompletableFuture<>();
+      StreamObserver<ExecutorMessage> up = stub.session(new StreamObserver<DriverMessage>() {
+        @Override
+        public void onNext(DriverMessage m) {
+          done.complete(Status.OK.withDescription("answered: " + m.getBodyCase()));
+        }
+
+        @Override
+        public void onError(Throwable t) {
+          done.complete(Status.fromThrowable(t));
+        }
+
+        @Override
+        public void onCompleted() {
+          done.complete(Status.OK);
+        }
+      });
+      up.onNext(first);
+      return done.get(30, TimeUnit.SECONDS);
+    } finally {
+      ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+  }
+
+  /** Bytes that are no HTTP/2 at all: the AM drops the connection and carries on. */
+  private static void garbage(String host, int port) throws IOException {
+    try (Socket s = new Socket(host, port)) {
+      s.setSoTimeout(10_000);
+      OutputStream out = s.getOutputStream();
+      out.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n\u0000\u0001\u0002garbage".getBytes(StandardCharsets.ISO_8859_1));
+      out.flush();
+      InputStream in = s.getInputStream();
+      while (in.read() >= 0) {
+        // drain until the server closes
+      }
+    }
+  }
+
+  private static int http(String url, String method) throws IOException {
+    HttpURLConnection c = (HttpURLConnection) URI.create(url).toURL().openConnection();
+    c.setRequestMethod(method);
+    c.setConnectTimeout(5000);
+    c.setReadTimeout(5000);
+    try {
+      return c.getResponseCode();
+    } finally {
+      c.disconnect();
+    }
+  }
+
+  /** The secret as the AM container holds it: in the credentials file its NodeManager wrote. */
+  private static byte[] appSecret(ApplicationId id) throws IOException {
+    try (Stream<Path> files = Files.walk(it.cluster.workDir())) {
+      Path tokens = files.filter(p -> p.getFileName().toString().equals("container_tokens")
+          && p.toString().contains(id.toString())).findFirst()
+          .orElseThrow(() -> new AssertionError("no container_tokens for " + id));
+      Credentials c = Credentials.readTokenStorageFile(new org.apache.hadoop.fs.Path(tokens.toUri()), it.conf());
+      return c.getSecretKey(new Text(AppSecretAuth.CREDENTIALS_KEY));
+    }
+  }
+}

@@ -1,0 +1,171 @@
+package org.elasticam.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ApplicationReport;
+import org.apache.hadoop.yarn.api.records.YarnApplicationState;
+import org.apache.hadoop.yarn.client.api.YarnClient;
+import org.elasticam.am.client.ElasticamCli;
+import org.elasticam.embedded.EmbeddedCluster;
+
+/**
+ * One embedded cluster for a test class, with the real distributable jar and the same Hadoop
+ * classpath for containers that bin/elasticam run uses, and helpers to run the real client and
+ * read an application's event log.
+ */
+final class ItCluster implements AutoCloseable {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  final EmbeddedCluster cluster;
+  final Path eventLogDir;
+  final Path appJar;
+
+  private ItCluster(EmbeddedCluster cluster, Path eventLogDir, Path appJar) {
+    this.cluster = cluster;
+    this.eventLogDir = eventLogDir;
+    this.appJar = appJar;
+  }
+
+  static ItCluster start(String name, UnaryOperator<EmbeddedCluster.Settings> tune) throws Exception {
+    Path work = Path.of("target", "it-clusters", name + "-" + System.currentTimeMillis()).toAbsolutePath();
+    Files.createDirectories(work);
+    EmbeddedCluster.Settings s = EmbeddedCluster.Settings.in(work).withApplicationClasspath(hadoopClasspath());
+    EmbeddedCluster c = EmbeddedCluster.start(tune.apply(s));
+    return new ItCluster(c, work.resolve("events"), appJar());
+  }
+
+  /** The Hadoop classpath bin/elasticam gives containers, from the embedded module's build. */
+  static List<String> hadoopClasspath() throws IOException {
+    Path file = Path.of("..", "embedded", "target", "classpath.txt");
+    if (!Files.exists(file)) {
+      throw new IllegalStateException("run the build through `mvn verify`: " + file.toAbsolutePath() + " is missing");
+    }
+    return List.of(Files.readString(file).trim().split(java.io.File.pathSeparator));
+  }
+
+  /** The shaded elasticam-<version>.jar the am module packaged. */
+  static Path appJar() throws IOException {
+    try (DirectoryStream<Path> d = Files.newDirectoryStream(Path.of("..", "am", "target"), "elasticam-*.jar")) {
+      for (Path p : d) {
+        String n = p.getFileName().toString();
+        if (!n.startsWith("elasticam-am-")) {
+          return p.toAbsolutePath();
+        }
+      }
+    }
+    throw new IllegalStateException("the distributable jar is missing from am/target; build with `mvn verify`");
+  }
+
+  Configuration conf() {
+    return cluster.configuration();
+  }
+
+  /** What the client printed, and its exit code. */
+  record ClientRun(int exitCode, String out, String err) {
+    ApplicationId appId() {
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("(application_\\d+_\\d+)").matcher(out);
+      if (!m.find()) {
+        throw new AssertionError("the client printed no application id:\n" + out + "\n" + err);
+      }
+      return ApplicationId.fromString(m.group(1));
+    }
+  }
+
+  /** Runs the real client (the code `yarn jar … submit` runs), against this cluster. */
+  ClientRun client(String... args) {
+    return client(conf(), args);
+  }
+
+  ClientRun client(Configuration conf, String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    List<String> all = new ArrayList<>(List.of(args));
+    if (all.get(0).equals("submit") && !String.join(" ", args).contains("elasticam.eventLog.dir")) {
+      // Right after "submit": anything after a user job's --class belongs to the job.
+      all.addAll(1, List.of("--conf", "elasticam.eventLog.dir=" + eventLogDir.toUri()));
+    }
+    int code = new ElasticamCli(conf, new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8), appJar).run(all.toArray(new String[0]));
+    return new ClientRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  /** The application's event log, one JSON object per line. */
+  List<JsonNode> events(ApplicationId id) throws IOException {
+    List<JsonNode> out = new ArrayList<>();
+    for (String line : Files.readAllLines(eventLogDir.resolve(id + ".jsonl"))) {
+      out.add(JSON.readTree(line));
+    }
+    return out;
+  }
+
+  static List<JsonNode> ofType(List<JsonNode> events, String type) {
+    return events.stream().filter(e -> e.path("event").asText().equals(type)).toList();
+  }
+
+  ApplicationReport waitForEnd(ApplicationId id, Duration timeout) throws Exception {
+    try (YarnClient yarn = YarnClient.createYarnClient()) {
+      yarn.init(conf());
+      yarn.start();
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (System.nanoTime() < deadline) {
+        ApplicationReport r = yarn.getApplicationReport(id);
+        YarnApplicationState s = r.getYarnApplicationState();
+        if (s == YarnApplicationState.FINISHED || s == YarnApplicationState.FAILED || s == YarnApplicationState.KILLED) {
+          return r;
+        }
+        Thread.sleep(200);
+      }
+      yarn.killApplication(id);
+      throw new AssertionError(id + " did not finish within " + timeout);
+    }
+  }
+
+  ApplicationReport report(ApplicationId id) throws Exception {
+    try (YarnClient yarn = YarnClient.createYarnClient()) {
+      yarn.init(conf());
+      yarn.start();
+      return yarn.getApplicationReport(id);
+    }
+  }
+
+  /** The staging dir the client used for an application: under the user's home on fs.defaultFS. */
+  org.apache.hadoop.fs.Path stagingDir(ApplicationId id) throws IOException {
+    FileSystem fs = FileSystem.get(conf());
+    return new org.apache.hadoop.fs.Path(fs.getHomeDirectory(), ".elasticam/staging/" + id);
+  }
+
+  /** Polls the event log until {@code count} events of {@code type} are in it. */
+  List<JsonNode> awaitEvents(ApplicationId id, String type, int count, Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (Files.exists(eventLogDir.resolve(id + ".jsonl"))) {
+        List<JsonNode> e = ofType(events(id), type);
+        if (e.size() >= count) {
+          return e;
+        }
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError("no " + count + " " + type + " events in " + id + "'s log within " + timeout);
+  }
+
+  @Override
+  public void close() {
+    cluster.close();
+  }
+}

@@ -1,0 +1,101 @@
+package org.elasticam.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.List;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ApplicationReport;
+import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The runtime end to end on a real cluster: client, AM, launcher, executor processes, driver. */
+@Timeout(240)
+class RuntimeIT {
+
+  private static ItCluster it;
+
+  @BeforeAll
+  static void start() throws Exception {
+    it = ItCluster.start("runtime", s -> s);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (it != null) {
+      it.close();
+    }
+  }
+
+  @Test
+  void aSleepJobRunsOnItsStaticExecutorsAndCleansUp() throws Exception {
+    ItCluster.ClientRun run = it.client("submit", "sleep", "--stages", "2", "--tasks", "6", "--task-ms", "200",
+        "--conf", "elasticam.executor.instances=3");
+    assertEquals(0, run.exitCode(), run.out() + run.err());
+    ApplicationId id = run.appId();
+    List<JsonNode> events = it.events(id);
+    assertEquals(3, ItCluster.ofType(events, "executor_registered").size());
+    assertEquals(12, ItCluster.ofType(events, "task_end").stream()
+        .filter(e -> e.path("status").asText().equals("SUCCESS")).count());
+    JsonNode end = ItCluster.ofType(events, "app_end").get(0);
+    assertEquals("SUCCEEDED", end.path("final_status").asText());
+    assertTrue(end.path("executor_seconds").asDouble() > 0);
+    ApplicationReport r = it.report(id);
+    assertEquals(FinalApplicationStatus.SUCCEEDED, r.getFinalApplicationStatus());
+    assertEquals(1.0f, r.getProgress(), 0.001f, "the AM's progress reached 1.0");
+    assertFalse(FileSystem.get(it.conf()).exists(it.stagingDir(id)), "the staging dir is removed");
+    assertTrue(run.out().contains("tasks           12 succeeded"), run.out());
+  }
+
+  @Test
+  void aTaskThatAlwaysFailsFailsTheJobWithItsError() throws Exception {
+    ItCluster.ClientRun run = it.client("submit", "sleep", "--stages", "1", "--tasks", "2", "--task-ms", "10",
+        "--fail-rate", "1", "--conf", "elasticam.task.maxFailures=2", "--conf", "elasticam.executor.instances=1");
+    assertEquals(1, run.exitCode(), run.out() + run.err());
+    assertTrue(run.out().contains("failed 2 times"), run.out());
+    assertTrue(run.out().contains("failed at random (failRate 1.0)"), run.out());
+    ApplicationReport r = it.report(run.appId());
+    assertEquals(FinalApplicationStatus.FAILED, r.getFinalApplicationStatus());
+    assertEquals("FAILED", ItCluster.ofType(it.events(run.appId()), "app_end").get(0).path("final_status").asText());
+  }
+
+  @Test
+  void anExecutorKilledMidJobIsReplacedAndItsTasksRerun() throws Exception {
+    ItCluster.ClientRun run = it.client("submit", "--detach", "sleep", "--stages", "1", "--tasks", "4",
+        "--task-ms", "3000", "--conf", "elasticam.executor.instances=2");
+    assertEquals(0, run.exitCode(), run.out() + run.err());
+    ApplicationId id = run.appId();
+    JsonNode victim = it.awaitEvents(id, "executor_registered", 2, Duration.ofSeconds(60)).get(0);
+    Thread.sleep(1000);
+    long pid = victim.path("pid").asLong();
+    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+    ApplicationReport r = it.waitForEnd(id, Duration.ofSeconds(120));
+    assertEquals(FinalApplicationStatus.SUCCEEDED, r.getFinalApplicationStatus(), r.getDiagnostics());
+    List<JsonNode> events = it.events(id);
+    JsonNode removed = ItCluster.ofType(events, "executor_removed").stream()
+        .filter(e -> e.path("executor_id").asText().equals(victim.path("executor_id").asText()))
+        .findFirst().orElseThrow(() -> new AssertionError("no executor_removed for the killed executor"));
+    assertTrue(removed.path("counted_as_failure").asBoolean(), removed.toString());
+    assertTrue(removed.path("exit_status").asInt() != 0, removed.toString());
+    assertTrue(ItCluster.ofType(events, "executor_registered").size() >= 3, "a replacement registered");
+    assertTrue(ItCluster.ofType(events, "task_end").stream().anyMatch(e -> e.path("attempt").asInt() > 0),
+        "the killed executor's task ran again elsewhere");
+  }
+
+  @Test
+  void aUserJobFromItsOwnJarRuns() throws Exception {
+    java.nio.file.Path jar = UserJobJar.build(java.nio.file.Path.of("target", "user-job"));
+    ItCluster.ClientRun run = it.client("submit", "--jar", jar.toString(), "--class", "it.user.HelloJob", "3",
+        "--conf", "elasticam.executor.instances=1");
+    assertEquals(0, run.exitCode(), run.out() + run.err());
+    List<JsonNode> tasks = ItCluster.ofType(it.events(run.appId()), "task_end");
+    assertEquals(3 + 1, tasks.size(), "3 tasks in stage 0, 1 in stage 1");
+  }
+}

@@ -1,0 +1,70 @@
+package org.elasticam.it;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+
+/**
+ * Builds a user job jar the way a user would: sources compiled against the published job API
+ * only, packed into a jar of their own that is not on any classpath of ours.
+ */
+final class UserJobJar {
+
+  private static final String JOB = String.join("\n",
+      "package it.user;",
+      "import java.util.List;",
+      "import java.util.Map;",
+      "import org.elasticam.api.*;",
+      "public class HelloJob implements Job {",
+      "  public List<Stage> stages(String[] args) {",
+      "    int n = Integer.parseInt(args[0]);",
+      "    return List.of(Stage.builder(0, \"hello\", HelloTask.class).tasks(n).build(),",
+      "        Stage.builder(1, \"bye\", HelloTask.class).parents(0).task(TaskSpec.of(Map.of(\"last\", \"true\"))).build());",
+      "  }",
+      "}");
+
+  private static final String TASK = String.join("\n",
+      "package it.user;",
+      "import java.nio.file.Files;",
+      "import org.elasticam.api.*;",
+      "public class HelloTask implements Task {",
+      "  public void run(TaskContext ctx) throws Exception {",
+      "    Files.writeString(ctx.scratchDir().resolve(\"hello\"), \"hello from \" + ctx.host());",
+      "    if (!Files.readString(ctx.scratchDir().resolve(\"hello\")).startsWith(\"hello\")) throw new IllegalStateException();",
+      "    Thread.sleep(10);",
+      "  }",
+      "}");
+
+  private UserJobJar() {}
+
+  static Path build(Path dir) throws IOException {
+    Path src = dir.resolve("src/it/user");
+    Path classes = dir.resolve("classes");
+    Files.createDirectories(src);
+    Files.createDirectories(classes);
+    Files.writeString(src.resolve("HelloJob.java"), JOB);
+    Files.writeString(src.resolve("HelloTask.java"), TASK);
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    String apiClasses = Path.of("..", "api", "target", "classes").toAbsolutePath().toString();
+    int rc = javac.run(null, null, null, "-d", classes.toString(), "-classpath", apiClasses,
+        src.resolve("HelloJob.java").toString(), src.resolve("HelloTask.java").toString());
+    if (rc != 0) {
+      throw new IllegalStateException("compiling the user job failed");
+    }
+    Path jar = dir.resolve("hello-job.jar");
+    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar)); Stream<Path> files = Files.walk(classes)) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        out.putNextEntry(new JarEntry(classes.relativize(f).toString().replace('\\', '/')));
+        Files.copy(f, out);
+        out.closeEntry();
+      }
+    }
+    return jar.toAbsolutePath();
+  }
+
+}
