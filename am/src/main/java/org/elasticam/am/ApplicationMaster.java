@@ -39,7 +39,7 @@ import org.elasticam.am.driver.Driver;
 import org.elasticam.am.driver.DriverService;
 import org.elasticam.am.driver.DriverSettings;
 import org.elasticam.am.driver.Outcome;
-import org.elasticam.am.driver.TaskScheduler;
+import org.elasticam.allocator.scheduling.TaskScheduler;
 import org.elasticam.am.events.EventLog;
 import org.elasticam.am.events.ExecutorSeconds;
 import org.elasticam.am.job.BuiltInJobs;
@@ -169,6 +169,10 @@ public final class ApplicationMaster {
     RegisterApplicationMasterResponse reg = amClient.registerApplicationMaster(amHost, grpc.getPort(), trackingUrl);
     LOG.info("Registered with the ResourceManager; control plane on {}:{}, status at {}", amHost, grpc.getPort(),
         trackingUrl);
+    loop.call(() -> {
+      events.write("am_registered", "host", amHost, "rpc_port", grpc.getPort(), "tracking_url", trackingUrl);
+      return null;
+    });
     Resource resource = Resource.newInstance(elastic.executorContainerMebibytes(), elastic.get(ExecutorKeys.CORES));
     checkFits(resource, reg.getMaximumResourceCapability());
     ExecutorLaunchSpec spec = launchSpec(appId, amHost, grpc.getPort());
@@ -223,9 +227,10 @@ public final class ApplicationMaster {
       case KILLED -> FinalApplicationStatus.KILLED;
     };
     double seconds = loop.call(() -> es.seconds(clock.nowMs()));
+    long heapMb = liveHeapMb();
     loop.call(() -> {
       events.write("app_end", "final_status", status.name(), "diagnostics", outcome.diagnostics(),
-          "executor_seconds", Math.round(seconds * 1000) / 1000.0);
+          "executor_seconds", Math.round(seconds * 1000) / 1000.0, "am_heap_mb", heapMb);
       return null;
     });
     amClient.unregisterApplicationMaster(status, outcome.diagnostics(), trackingUrl);
@@ -256,6 +261,12 @@ public final class ApplicationMaster {
     } catch (Exception e) {
       LOG.warn("Releasing containers at the end failed: {}", e.toString());
     }
+  }
+
+  /** The AM's live heap at the end, after a collection: what its state costs to keep. */
+  private static long liveHeapMb() {
+    System.gc();
+    return java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() >> 20;
   }
 
   private static int exitCode(Outcome outcome, YarnAllocator allocator) {

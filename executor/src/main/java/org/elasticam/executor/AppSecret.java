@@ -1,24 +1,45 @@
 package org.elasticam.executor;
 
+import java.io.DataInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.apache.hadoop.io.Text;
-import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.Credentials;
+import org.elasticam.rpc.AppSecretAuth;
 
 /**
  * The application's secret, as YARN hands it to every container of the application: a secret key
- * in the credentials file the NodeManager writes ({@code HADOOP_TOKEN_FILE_LOCATION}), which the
- * container's user alone can read. It is never on a command line or in the environment.
+ * in the credentials file the NodeManager writes ({@code HADOOP_TOKEN_FILE_LOCATION}), which only
+ * the container's user can read. It is never on a command line or in the environment.
+ *
+ * <p>The file is read directly rather than through {@code UserGroupInformation}: a UGI login costs
+ * an executor about half a second of CPU at start-up (measured; BENCHMARKS.md), and the executor
+ * needs nothing else from it.
  */
 public final class AppSecret {
 
-  /** The key under which the client puts the secret into the application's credentials. */
-  public static final Text KEY = new Text(org.elasticam.rpc.AppSecretAuth.CREDENTIALS_KEY);
+  public static final Text KEY = new Text(AppSecretAuth.CREDENTIALS_KEY);
+  static final String TOKEN_FILE_ENV = "HADOOP_TOKEN_FILE_LOCATION";
 
   private AppSecret() {}
 
-  /** @throws IOException when the credentials hold no secret: this is not one of our containers */
+  /** @throws IOException when there is no credentials file or it holds no secret */
   public static byte[] fromCredentials() throws IOException {
-    byte[] secret = UserGroupInformation.getCurrentUser().getCredentials().getSecretKey(KEY);
+    String file = System.getenv(TOKEN_FILE_ENV);
+    if (file == null || file.isBlank()) {
+      throw new IOException(TOKEN_FILE_ENV + " is not set: the executor runs in a YARN container");
+    }
+    return read(Path.of(file));
+  }
+
+  static byte[] read(Path file) throws IOException {
+    Credentials creds = new Credentials();
+    try (InputStream in = Files.newInputStream(file); DataInputStream data = new DataInputStream(in)) {
+      creds.readTokenStorageStream(data);
+    }
+    byte[] secret = creds.getSecretKey(KEY);
     if (secret == null || secret.length == 0) {
       throw new IOException("the container's credentials hold no application secret (" + KEY + ")");
     }

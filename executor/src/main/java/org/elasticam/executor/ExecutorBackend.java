@@ -131,8 +131,9 @@ public final class ExecutorBackend {
       switch (m.getBodyCase()) {
         case REGISTERED -> {
           registered = true;
-          LOG.info("Executor {} registered with the driver of {} as {} ({} task slots)", args.executorId(),
-              m.getRegistered().getAppId(), host, args.slots());
+          LOG.info("Executor {} registered with the driver of {} as {} ({} task slots, {} ms after JVM start)",
+              args.executorId(), m.getRegistered().getAppId(), host, args.slots(),
+              java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime());
         }
         case LAUNCH_TASK -> runner.launch(m.getLaunchTask());
         case KILL_TASK -> runner.kill(m.getKillTask().getTaskId());

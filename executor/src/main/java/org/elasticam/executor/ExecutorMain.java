@@ -24,7 +24,11 @@ public final class ExecutorMain {
     String container = env("CONTAINER_ID");
     int code;
     try {
+      long t0 = System.nanoTime();
       byte[] secret = AppSecret.fromCredentials();
+      org.slf4j.LoggerFactory.getLogger(ExecutorMain.class).info("Executor {} starting in {} on {}; JVM up {} ms,"
+          + " credentials read in {} ms", args.executorId(), container, host,
+          java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime(), (System.nanoTime() - t0) / 1_000_000);
       Path scratch = Path.of(System.getProperty("java.io.tmpdir"), "elasticam-executor-" + args.executorId());
       code = new ExecutorBackend(args, host, container, secret, Clock.system(), scratch).run();
     } catch (Exception e) {

@@ -172,6 +172,11 @@ public final class ElasticamCli extends Configured implements Tool {
       // yarn-default waits 15 minutes; a user at a terminal deserves an answer sooner.
       conf.setLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_MAX_WAIT_MS, 20_000);
       conf.setLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, 1_000);
+      // Each RM attempt would itself retry the connection 10 times, 1 s apart.
+      String[] ipc = conf.getPropertySources("ipc.client.connect.max.retries");
+      if (ipc == null || Arrays.stream(ipc).allMatch(s -> s.endsWith("-default.xml"))) {
+        conf.setInt("ipc.client.connect.max.retries", 2);
+      }
     }
   }
 

@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.elasticam.allocator.scheduling.TaskAttempt;
+import org.elasticam.allocator.scheduling.TaskScheduler;
 import org.elasticam.am.events.EventLog;
 import org.elasticam.am.job.JobPlan;
 import org.elasticam.am.loop.AmLoop;

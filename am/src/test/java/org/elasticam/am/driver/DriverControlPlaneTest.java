@@ -17,6 +17,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import org.elasticam.allocator.scheduling.TaskAttempt;
+import org.elasticam.allocator.scheduling.TaskScheduler;
 import org.elasticam.am.events.EventLog;
 import org.elasticam.am.job.DagPlan;
 import org.elasticam.am.job.JobSpec;

@@ -1,4 +1,4 @@
-package org.elasticam.am.driver;
+package org.elasticam.allocator.scheduling;
 
 import java.util.Map;
 

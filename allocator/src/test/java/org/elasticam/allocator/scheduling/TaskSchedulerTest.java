@@ -1,4 +1,4 @@
-package org.elasticam.am.driver;
+package org.elasticam.allocator.scheduling;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
