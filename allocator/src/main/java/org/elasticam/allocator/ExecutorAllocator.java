@@ -114,7 +114,7 @@ public final class ExecutorAllocator {
         actions.add(new ReleaseContainer(m.grant().container(), null, why));
         continue;
       }
-      HeldContainer c = ledger.startExecutor(m.grant().container(), m.grant().host(), nowMs);
+      HeldContainer c = ledger.startExecutor(m.grant().container(), m.grant().host(), nowMs, m.ask().sentAtMs());
       actions.add(new LaunchExecutor(c.executor(), c.container(), c.host()));
     }
     return new Plan(actions);

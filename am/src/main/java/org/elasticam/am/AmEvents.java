@@ -104,6 +104,9 @@ final class AmEvents implements AllocationEvents {
       if (releasedFor.startsWith("lost")) {
         return "lost";
       }
+      if (releasedFor.startsWith("idle")) {
+        return "idle";
+      }
       return counted ? "failed" : "policy";
     }
     return switch (c.verdict().kind()) {

@@ -198,8 +198,13 @@ public final class ApplicationMaster {
         elastic.get(ExecutorKeys.LOCALITY_WAIT), racks::rackOf);
     Heartbeater[] hb = new Heartbeater[1];
     YarnAllocatorPort port = new YarnAllocatorPort(allocator, () -> hb[0].wakeUp());
+    org.elasticam.allocator.dynamic.AllocationPolicy policy = elastic.dynamicAllocationEnabled()
+        ? org.elasticam.allocator.dynamic.AllocationPolicies.create(
+            elastic.get(org.elasticam.conf.DynamicAllocationKeys.POLICY).name(),
+            org.elasticam.allocator.dynamic.PolicySettings.from(elastic))
+        : null;
     Driver driver = new Driver(DriverSettings.from(elastic, appId), loop, plan, scheduler, port, events, clock,
-        done::complete);
+        done::complete, policy);
     amEvents.attach(driver);
     holder.set(driver, allocator);
     hb[0] = new Heartbeater(amClient, loop, allocator, driver, elastic.initialAllocationInterval(),

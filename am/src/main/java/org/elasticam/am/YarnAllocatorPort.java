@@ -42,7 +42,7 @@ final class YarnAllocatorPort implements AllocatorPort {
     try {
       return allocator.core().ledger().executor(ExecutorId.parse(executorId))
           .filter(c -> c.state() != org.elasticam.allocator.ledger.HeldContainer.State.RELEASING)
-          .map(c -> new Launched(c.container().id(), c.host()));
+          .map(c -> new Launched(c.container().id(), c.host(), c.askedAtMs()));
     } catch (IllegalArgumentException e) {
       return Optional.empty();
     }

@@ -60,8 +60,9 @@ public final class AllocationLedger {
   // ---- containers -----------------------------------------------------------------------------
 
   /** A granted container we will launch an executor in; the executor gets the next id. */
-  public HeldContainer startExecutor(ContainerRef container, String host, long nowMs) {
-    HeldContainer c = new HeldContainer(container, new ExecutorId(nextExecutor++), host, State.STARTING, nowMs);
+  public HeldContainer startExecutor(ContainerRef container, String host, long nowMs, long askedAtMs) {
+    HeldContainer c = new HeldContainer(container, new ExecutorId(nextExecutor++), host, State.STARTING, nowMs,
+        askedAtMs);
     held.put(container, c);
     containerOf.put(c.executor(), container);
     activeOnHost.merge(host, 1, Integer::sum);

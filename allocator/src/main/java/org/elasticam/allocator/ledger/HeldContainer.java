@@ -7,8 +7,10 @@ import org.elasticam.allocator.model.ExecutorId;
  * A container we hold, from grant to completion.
  *
  * @param grantedAtMs when the grant reached us: executor-seconds count from here
+ * @param askedAtMs when the request it satisfied was sent: start latency counts from here
  */
-public record HeldContainer(ContainerRef container, ExecutorId executor, String host, State state, long grantedAtMs) {
+public record HeldContainer(ContainerRef container, ExecutorId executor, String host, State state, long grantedAtMs,
+    long askedAtMs) {
 
   /** Where a held container is in its life. */
   public enum State {
@@ -21,6 +23,6 @@ public record HeldContainer(ContainerRef container, ExecutorId executor, String 
   }
 
   HeldContainer withState(State next) {
-    return new HeldContainer(container, executor, host, next, grantedAtMs);
+    return new HeldContainer(container, executor, host, next, grantedAtMs, askedAtMs);
   }
 }

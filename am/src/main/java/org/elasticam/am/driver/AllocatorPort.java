@@ -20,6 +20,10 @@ public interface AllocatorPort {
   /** The container and host we launched this executor in, if we did and it still runs. */
   Optional<Launched> launched(String executorId);
 
-  /** A launched executor's container and host. */
-  record Launched(String containerId, String host) {}
+  /**
+   * A launched executor's container and host.
+   *
+   * @param askedAtMs when the request for its container was sent
+   */
+  record Launched(String containerId, String host, long askedAtMs) {}
 }

@@ -49,12 +49,22 @@ public final class Driver implements DriverService.SessionHandler {
   private final Map<String, ExecutorSession> executors = new LinkedHashMap<>();
   private final Set<String> gone = new HashSet<>();
   private final Map<String, Integer> slotsByExecutor = new LinkedHashMap<>();
+  private final DynamicAllocation dynamic;
+  private final Set<String> draining = new HashSet<>();
   private int target;
   private int stagesDone;
   private Outcome outcome;
 
   public Driver(DriverSettings settings, AmLoop loop, JobPlan plan, TaskScheduler scheduler, AllocatorPort allocator,
       EventLog events, Clock clock, Consumer<Outcome> onFinish) {
+    this(settings, loop, plan, scheduler, allocator, events, clock, onFinish, null);
+  }
+
+  /** @param policy the dynamic-allocation policy, or null for static allocation */
+  public Driver(DriverSettings settings, AmLoop loop, JobPlan plan, TaskScheduler scheduler, AllocatorPort allocator,
+      EventLog events, Clock clock, Consumer<Outcome> onFinish,
+      org.elasticam.allocator.dynamic.AllocationPolicy policy) {
+    this.dynamic = policy == null ? null : new DynamicAllocation(policy);
     this.settings = settings;
     this.loop = loop;
     this.plan = plan;
@@ -67,12 +77,13 @@ public final class Driver implements DriverService.SessionHandler {
 
   /** Asks for the job's executors, submits the first stages, and starts the scheduling tick. */
   public void start() {
-    target = settings.staticTarget();
-    events.write("target_changed", "target", target, "previous", 0, "reason", "static allocation (executor.instances)",
-        "pending_tasks", 0, "running_tasks", 0, "policy", "static");
+    target = dynamic == null ? settings.staticTarget() : dynamic.target();
+    events.write("target_changed", "target", target, "previous", 0, "reason", dynamic == null
+        ? "static allocation (executor.instances)" : "initial executors", "pending_tasks", 0, "running_tasks", 0,
+        "policy", dynamic == null ? "static" : dynamic.name());
     submitAll(plan.start(clock.nowMs()));
     syncTarget();
-    loop.every(java.time.Duration.ofMillis(100), this::tick);
+    loop.every(java.time.Duration.ofMillis(org.elasticam.allocator.dynamic.AllocationPolicy.TICK_MS), this::tick);
   }
 
   private void tick() {
@@ -80,7 +91,30 @@ public final class Driver implements DriverService.SessionHandler {
       return;
     }
     checkHeartbeats();
+    if (dynamic != null) {
+      applyDecision(dynamic.tick(clock.nowMs()));
+    }
     revive();
+  }
+
+  /** The policy's target, with its reason, to the allocator; its idle executors stop and go. */
+  private void applyDecision(org.elasticam.allocator.dynamic.PolicyDecision d) {
+    if (d.targetChanged()) {
+      target = d.target();
+      LOG.info("Executor target {} -> {}: {} ({} pending, {} running tasks)", d.previousTarget(), d.target(),
+          d.reason(), d.pendingTasks(), d.runningTasks());
+      events.write("target_changed", "target", d.target(), "previous", d.previousTarget(), "reason", d.reason(),
+          "pending_tasks", d.pendingTasks(), "running_tasks", d.runningTasks(), "policy", dynamic.name());
+    }
+    syncTarget();
+    for (String id : d.remove()) {
+      if (executors.containsKey(id) && scheduler.runningOn(id) == 0) {
+        LOG.info("Removing executor {}: idle past its deadline", id);
+        draining.add(id);
+        allocator.killExecutor(id, "idle: no task past its idle deadline");
+        executorLost(id, "removed: idle", false);
+      }
+    }
   }
 
   // ---- stages ----------------------------------------------------------------------------------
@@ -101,6 +135,9 @@ public final class Driver implements DriverService.SessionHandler {
       return;
     }
     scheduler.submit(s.stage(), clock.nowMs());
+    if (dynamic != null) {
+      dynamic.stageSubmitted(s.stage(), clock.nowMs());
+    }
     LOG.info("Submitting stage {} ({}) with {} tasks", s.stage().id(), s.stage().name(), s.stage().tasks().size());
     events.write("stage_submitted", "stage_id", s.stage().id(), "name", s.stage().name(),
         "tasks", s.stage().tasks().size());
@@ -167,6 +204,10 @@ public final class Driver implements DriverService.SessionHandler {
     session.lastHeardMs = clock.nowMs();
     executors.put(id, session);
     slotsByExecutor.put(id, session.slots);
+    if (dynamic != null) {
+      long asked = allocator.launched(id).map(AllocatorPort.Launched::askedAtMs).orElse(-1L);
+      dynamic.executorAdded(id, asked < 0 ? -1 : clock.nowMs() - asked, clock.nowMs());
+    }
     session.send(DriverMessage.newBuilder().setRegistered(Registered.newBuilder().setAppId(settings.appId())
         .setHeartbeatIntervalMs(settings.heartbeatInterval().toMillis())).build());
     LOG.info("Executor {} registered from {} ({}, {} cores)", id, r.getHost(), r.getContainerId(), r.getCores());
@@ -228,7 +269,11 @@ public final class Driver implements DriverService.SessionHandler {
       s.end();
     }
     List<TaskAttempt> requeued = scheduler.executorLost(id);
-    if (outcome == null) {
+    if (dynamic != null) {
+      dynamic.tasksLost(requeued, clock.nowMs());
+      dynamic.executorRemoved(id, clock.nowMs());
+    }
+    if (outcome == null && !draining.remove(id)) {
       LOG.warn("Lost executor {}: {}; {} running task(s) go back to pending", id, why, requeued.size());
       if (release) {
         allocator.killExecutor(id, "lost: " + why);
@@ -258,11 +303,14 @@ public final class Driver implements DriverService.SessionHandler {
     List<TaskScheduler.Offer> offers = new ArrayList<>();
     for (ExecutorSession s : executors.values()) {
       int free = s.slots - scheduler.runningOn(s.executorId);
-      if (free > 0) {
+      if (free > 0 && !draining.contains(s.executorId)) {
         offers.add(new TaskScheduler.Offer(s.executorId, s.host, free));
       }
     }
     for (TaskAttempt a : scheduler.schedule(offers, clock.nowMs())) {
+      if (dynamic != null) {
+        dynamic.taskStarted(a, clock.nowMs());
+      }
       executors.get(a.executorId()).send(DriverMessage.newBuilder().setLaunchTask(LaunchTask.newBuilder()
           .setTaskId(a.taskId()).setStageId(a.stageId()).setPartition(a.index()).setAttempt(a.attempt())
           .setTaskClass(a.taskClass()).putAllParams(a.params())).build());
@@ -280,6 +328,12 @@ public final class Driver implements DriverService.SessionHandler {
       return;
     }
     TaskAttempt a = end.get().attempt();
+    if (dynamic != null) {
+      dynamic.taskEnded(a, ok, killed, clock.nowMs());
+    }
+    if (scheduler.runningOn(a.executorId()) == 0 && executors.containsKey(a.executorId())) {
+      events.write("executor_idle", "executor_id", a.executorId());
+    }
     events.write("task_end", "stage_id", a.stageId(), "task", a.index(), "attempt", a.attempt(),
         "executor_id", a.executorId(), "host", a.host(), "locality", a.locality().name(),
         "duration_ms", clock.nowMs() - a.startMs(), "status", ok ? "SUCCESS" : killed ? "KILLED" : "FAILED");
@@ -293,6 +347,9 @@ public final class Driver implements DriverService.SessionHandler {
 
   private void stageCompleted(int stageId) {
     stagesDone++;
+    if (dynamic != null) {
+      dynamic.stageCompleted(stageId, clock.nowMs());
+    }
     LOG.info("Stage {} completed ({} of {} stages)", stageId, stagesDone, plan.totalStages());
     events.write("stage_completed", "stage_id", stageId);
     submitAll(plan.stageCompleted(stageId, clock.nowMs()));

@@ -71,7 +71,7 @@ class DriverControlPlaneTest {
 
     @Override
     public Optional<Launched> launched(String id) {
-      return id.equals("1") || id.equals("2") ? Optional.of(new Launched("c" + id, "localhost")) : Optional.empty();
+      return id.equals("1") || id.equals("2") ? Optional.of(new Launched("c" + id, "localhost", 0)) : Optional.empty();
     }
   };
 

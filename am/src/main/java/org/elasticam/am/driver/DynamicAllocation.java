@@ -1,0 +1,79 @@
+package org.elasticam.am.driver;
+
+import java.util.List;
+import java.util.Map;
+import org.elasticam.allocator.dynamic.AllocationPolicy;
+import org.elasticam.allocator.dynamic.PolicyDecision;
+import org.elasticam.allocator.dynamic.StageInfo;
+import org.elasticam.allocator.dynamic.TaskInfo;
+import org.elasticam.allocator.dynamic.TaskOutcome;
+import org.elasticam.allocator.scheduling.TaskAttempt;
+import org.elasticam.api.Stage;
+import org.elasticam.api.TaskSpec;
+
+/**
+ * Feeds a dynamic-allocation policy what the driver sees, in the policy's terms, and asks it for
+ * a decision every tick. Event loop only.
+ */
+final class DynamicAllocation {
+
+  private final AllocationPolicy policy;
+
+  DynamicAllocation(AllocationPolicy policy) {
+    this.policy = policy;
+  }
+
+  String name() {
+    return policy.name();
+  }
+
+  int target() {
+    return policy.target();
+  }
+
+  void stageSubmitted(Stage s, long nowMs) {
+    int withPrefs = 0;
+    Map<String, Integer> hosts = new java.util.LinkedHashMap<>();
+    for (TaskSpec t : s.tasks()) {
+      if (!t.preferredHosts().isEmpty()) {
+        withPrefs++;
+        t.preferredHosts().forEach(h -> hosts.merge(h, 1, Integer::sum));
+      }
+    }
+    policy.stageSubmitted(new StageInfo(s.id(), 0, s.tasks().size(), withPrefs, hosts, -1), nowMs);
+  }
+
+  void stageCompleted(int stageId, long nowMs) {
+    policy.stageCompleted(stageId, 0, nowMs);
+  }
+
+  void taskStarted(TaskAttempt a, long nowMs) {
+    policy.taskStarted(info(a), nowMs);
+  }
+
+  void taskEnded(TaskAttempt a, boolean ok, boolean killed, long nowMs) {
+    TaskOutcome o = ok ? TaskOutcome.SUCCESS : killed ? TaskOutcome.KILLED : TaskOutcome.FAILED;
+    policy.taskEnded(info(a), o, nowMs - a.startMs(), nowMs);
+  }
+
+  /** Tasks that were running on a lost executor end as killed for the policy. */
+  void tasksLost(List<TaskAttempt> lost, long nowMs) {
+    lost.forEach(a -> taskEnded(a, false, true, nowMs));
+  }
+
+  void executorAdded(String id, long startLatencyMs, long nowMs) {
+    policy.executorAdded(id, startLatencyMs, nowMs);
+  }
+
+  void executorRemoved(String id, long nowMs) {
+    policy.executorRemoved(id, nowMs);
+  }
+
+  PolicyDecision tick(long nowMs) {
+    return policy.tick(nowMs);
+  }
+
+  private static TaskInfo info(TaskAttempt a) {
+    return new TaskInfo(a.stageId(), 0, a.index(), a.executorId(), false);
+  }
+}
