@@ -96,6 +96,7 @@ class ClientBadInputIT {
     conf.set(YarnConfiguration.RM_ADDRESS, "127.0.0.1:1");
     conf.setLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_MAX_WAIT_MS, 2_000);
     conf.setLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, 500);
+    conf.setInt("ipc.client.connect.max.retries", 0);
     ItCluster.ClientRun run = it.client(conf, "submit", "sleep");
     assertEquals(1, run.exitCode(), run.out() + run.err());
     assertEquals(1, run.err().lines().count(), run.err());

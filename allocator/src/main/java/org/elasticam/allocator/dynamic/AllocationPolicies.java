@@ -7,7 +7,7 @@ import java.util.Locale;
 public final class AllocationPolicies {
 
   /** The names {@link #create} knows, in the order reports list them. */
-  public static final List<String> NAMES = List.of("spark");
+  public static final List<String> NAMES = List.of("spark", "elastic");
 
   private AllocationPolicies() {}
 
@@ -15,6 +15,7 @@ public final class AllocationPolicies {
   public static AllocationPolicy create(String name, PolicySettings settings) {
     return switch (name.toLowerCase(Locale.ROOT)) {
       case "spark" -> new SparkPolicy(settings);
+      case "elastic" -> new ElasticPolicy(settings);
       default -> throw new IllegalArgumentException("unknown policy '" + name + "' (known: " + String.join(", ", NAMES)
           + ")");
     };

@@ -29,7 +29,7 @@ public final class ExecutorMonitor {
     boolean pendingRemoval;
   }
 
-  private final Duration idleTimeout;
+  private Duration idleTimeout;
   private final Duration cachedTimeout;
   private final Duration shuffleTimeout;
   private final boolean shuffleTracking;
@@ -42,6 +42,15 @@ public final class ExecutorMonitor {
     this.cachedTimeout = cachedTimeout;
     this.shuffleTimeout = shuffleTimeout;
     this.shuffleTracking = shuffleTracking;
+  }
+
+  /** A policy that adapts its idle timeout changes it here; deadlines follow at once. */
+  public void setIdleTimeout(Duration timeout) {
+    this.idleTimeout = timeout;
+  }
+
+  public Duration idleTimeout() {
+    return idleTimeout;
   }
 
   public void executorAdded(String id, long nowMs) {

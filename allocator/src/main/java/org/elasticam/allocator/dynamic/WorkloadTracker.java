@@ -168,6 +168,20 @@ public final class WorkloadTracker {
     return m;
   }
 
+  /** One active stage attempt's load. */
+  public record StageLoad(int stageId, int attempt, int pending, int running) {}
+
+  /** The load of every stage attempt still running or pending tasks. */
+  public java.util.List<StageLoad> loads() {
+    java.util.List<StageLoad> out = new java.util.ArrayList<>();
+    for (Attempt a : attempts.values()) {
+      if (a.pending() > 0 || a.running > 0) {
+        out.add(new StageLoad(a.info.stageId(), a.info.attempt(), a.pending(), a.running));
+      }
+    }
+    return out;
+  }
+
   public void clear() {
     attempts.clear();
   }
