@@ -67,6 +67,9 @@ public final class ElasticPolicy implements AllocationPolicy {
   public void stageSubmitted(StageInfo stage, long nowMs) {
     initializing = false;
     work.stageSubmitted(stage);
+    if (backlogSinceMs < 0) {
+      backlogSinceMs = nowMs;
+    }
   }
 
   @Override

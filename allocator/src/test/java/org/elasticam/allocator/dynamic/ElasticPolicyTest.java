@@ -1,0 +1,120 @@
+package org.elasticam.allocator.dynamic;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import org.elasticam.conf.Durations;
+import org.junit.jupiter.api.Test;
+
+/** The elastic policy's rules, and Spark's guarantees it keeps. */
+class ElasticPolicyTest {
+
+  private long now = 100_000;
+
+  private static ElasticPolicy policy(int min, int max, int initial, Duration idle) {
+    return new ElasticPolicy(new PolicySettings(min, max, initial, 1.0, 1, 1, Duration.ofSeconds(1),
+        Duration.ofSeconds(1), idle, Durations.INFINITE, Durations.INFINITE, false));
+  }
+
+  private static ElasticPolicy policy(int min, int max, int initial) {
+    return policy(min, max, initial, Duration.ofSeconds(60));
+  }
+
+  /** Executors 1..n registered, each after {@code latencyMs}. */
+  private void executors(ElasticPolicy p, int n, long latencyMs) {
+    for (int i = 1; i <= n; i++) {
+      p.executorAdded(String.valueOf(i), latencyMs, now);
+    }
+  }
+
+  /** Runs {@code count} tasks of the stage to completion, each taking {@code ms}, on executor 1. */
+  private void finishTasks(ElasticPolicy p, int stage, int from, int count, long ms) {
+    for (int i = from; i < from + count; i++) {
+      TaskInfo t = new TaskInfo(stage, 0, i, "1", false);
+      p.taskStarted(t, now);
+      now += ms;
+      p.taskEnded(t, TaskOutcome.SUCCESS, ms, now);
+    }
+  }
+
+  @Test
+  void holdsTheInitialTargetUntilTheFirstStage() {
+    ElasticPolicy p = policy(0, 10, 3);
+    assertEquals(3, p.tick(now += 50_000).target());
+  }
+
+  @Test
+  void aLongBacklogGetsItsExecutorsInOneRound() {
+    ElasticPolicy p = policy(0, 100, 0);
+    executors(p, 1, 1_000);
+    p.stageSubmitted(StageInfo.simple(0, 200), now);
+    finishTasks(p, 0, 0, 3, 10_000);
+    PolicyDecision d = p.tick(now);
+    // 197 tasks of 10 s; 1 executor does 1 s of it before new ones arrive: ~196 executors worth it, need 197.
+    assertTrue(d.target() > 50, "one round, no 1-2-4 ramp: " + d.target());
+    assertTrue(d.target() <= 100, "never above max");
+    assertTrue(d.reason().startsWith("the backlog is worth"), d.reason());
+  }
+
+  @Test
+  void tinyTasksGetNoExecutorsThatWouldArriveTooLate() {
+    ElasticPolicy p = policy(0, 100, 0);
+    executors(p, 2, 3_000);
+    p.stageSubmitted(StageInfo.simple(0, 60), now);
+    finishTasks(p, 0, 0, 10, 20);
+    PolicyDecision d = p.tick(now);
+    // 50 tasks of 20 ms = 1 s of work for 2 executors: done long before a 3 s start latency.
+    assertEquals(0, d.target() > 2 ? 1 : 0, "no new executors: " + d.target());
+  }
+
+  @Test
+  void theTargetNeverExceedsTheNeed() {
+    ElasticPolicy p = policy(0, 100, 0);
+    executors(p, 1, 500);
+    p.stageSubmitted(StageInfo.simple(0, 8), now);
+    finishTasks(p, 0, 0, 2, 60_000);
+    assertTrue(p.tick(now).target() <= 6, "6 tasks left need at most 6 executors");
+  }
+
+  @Test
+  void beforeAnyDurationIsKnownItProbesLikeSpark() {
+    ElasticPolicy p = policy(0, 100, 0);
+    p.stageSubmitted(StageInfo.simple(0, 1_000), now);
+    assertEquals(0, p.tick(now += 500).target());
+    assertEquals(1, p.tick(now += 600).target());
+    assertEquals(3, p.tick(now += 1_000).target());
+    assertEquals(7, p.tick(now += 1_000).target());
+  }
+
+  @Test
+  void idleExecutorsGoAfterTwoStartLatenciesAndNeverABusyOne() {
+    ElasticPolicy p = policy(1, 10, 1);
+    executors(p, 4, 1_500);
+    p.stageSubmitted(StageInfo.simple(0, 1), now);
+    TaskInfo busy = new TaskInfo(0, 0, 0, "4", false);
+    p.taskStarted(busy, now);
+    assertEquals(List.of(), p.tick(now += 2_999).remove());
+    PolicyDecision d = p.tick(now += 1);
+    assertEquals(List.of("1", "2", "3"), d.remove(), "3 s = 2 x 1.5 s; the busy one stays, and it is the target");
+    assertEquals(1, d.target());
+  }
+
+  @Test
+  void theUsersIdleTimeoutStaysAnUpperBound() {
+    ElasticPolicy p = policy(0, 10, 0, Duration.ofSeconds(1));
+    executors(p, 2, 10_000);
+    p.stageSubmitted(StageInfo.simple(0, 1), now);
+    p.stageCompleted(0, 0, now);
+    assertEquals(List.of("1", "2"), p.tick(now += 1_000).remove());
+  }
+
+  @Test
+  void afterARestartItResumesFromTheLiveExecutors() {
+    ElasticPolicy p = policy(0, 10, 1);
+    executors(p, 5, 1_000);
+    p.reset(now);
+    assertEquals(5, p.target());
+  }
+}
