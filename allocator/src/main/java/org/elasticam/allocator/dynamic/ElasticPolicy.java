@@ -175,39 +175,59 @@ public final class ElasticPolicy implements AllocationPolicy {
     if (backlogSinceMs < 0) {
       backlogSinceMs = nowMs;
     }
-    OptionalDouble worth = executorsWorthHaving(nowMs);
-    if (worth.isPresent()) {
-      return raiseTo((int) worth.getAsDouble(), needed, "the backlog is worth");
+    Backlog b = backlog(nowMs);
+    int worth = b.worth();
+    String why = "the backlog is worth";
+    if (b.unknownPending() > 0) {
+      int probe = coldRamp(nowMs);
+      if (probe > worth) {
+        worth = probe;
+        why = "tasks of unknown duration are waiting; probing with";
+      }
+    } else {
+      resetRamp();
+      backlogSinceMs = nowMs;
     }
-    return coldRamp(needed, nowMs);
+    if (work.pendingTasks() > 0 && worth < 1) {
+      // Someone must run the waiting tasks, however little work they are.
+      worth = 1;
+    }
+    return raiseTo(worth, needed, why);
   }
 
+  /** The backlog in executors: what the stages of known task duration are worth, and the rest. */
+  private record Backlog(int worth, int unknownPending) {}
+
   /**
-   * How many executors the work left can keep busy, counting only those that would each get at
-   * least max(D, L) of work after arriving; empty when a stage's task duration is still unknown.
+   * For stages whose task duration is known (from this stage's finished tasks, or at least how long
+   * its running tasks have run), the executors the work left can keep busy: only those that would
+   * each still get max(D, L) of work once they arrive count. Stages of unknown duration are left to
+   * the probe.
    */
-  private OptionalDouble executorsWorthHaving(long nowMs) {
-    double work = 0;
+  private Backlog backlog(long nowMs) {
+    double left = 0;
     double longestTask = 0;
-    for (WorkloadTracker.StageLoad load : this.work.loads()) {
+    int unknown = 0;
+    for (WorkloadTracker.StageLoad load : work.loads()) {
       OptionalDouble d = estimates.taskMs(load.stageId(), load.attempt(), nowMs);
       if (d.isEmpty()) {
-        return OptionalDouble.empty();
+        unknown += load.pending();
+        continue;
       }
       double taskMs = Math.max(1, d.getAsDouble());
-      work += load.pending() * taskMs + estimates.runningRemainingMs(load.stageId(), load.attempt(), taskMs, nowMs);
+      left += load.pending() * taskMs + estimates.runningRemainingMs(load.stageId(), load.attempt(), taskMs, nowMs);
       longestTask = Math.max(longestTask, taskMs);
     }
     double latency = startLatencyMs();
     int have = Math.max(target, monitor.executorCount());
     double slots = s.tasksPerExecutor();
     double doneBeforeNewOnesArrive = have * slots * latency;
-    if (work <= doneBeforeNewOnesArrive) {
-      return OptionalDouble.of(have);
+    if (left <= doneBeforeNewOnesArrive) {
+      return new Backlog(have, unknown);
     }
-    double workAfter = work - doneBeforeNewOnesArrive;
     double worthEach = slots * Math.max(longestTask, latency);
-    return OptionalDouble.of(Math.max(have, Math.floor(workAfter / worthEach)));
+    double worth = Math.max(have, Math.floor((left - doneBeforeNewOnesArrive) / worthEach));
+    return new Backlog((int) Math.min(Integer.MAX_VALUE, worth), unknown);
   }
 
   private String raiseTo(int worth, int needed, String why) {
@@ -220,25 +240,29 @@ public final class ElasticPolicy implements AllocationPolicy {
     return why + " " + next + " executor(s): +" + (next - old) + " (need " + needed + ")";
   }
 
-  /** Before any task duration is known: Spark's 1, 2, 4, … rounds on the backlog timers. */
-  private String coldRamp(int needed, long nowMs) {
+  /**
+   * For tasks of unknown duration: Spark's target progression on the backlog timers (1, 3, 7, … as
+   * rounds of 1, 2, 4, … pass), so a stage nobody has measured yet is probed, not flooded.
+   */
+  private int probed;
+
+  private int coldRamp(long nowMs) {
     if (nextRampMs == Long.MAX_VALUE) {
       nextRampMs = backlogSinceMs + s.backlogTimeout().toMillis();
     }
-    if (nowMs < nextRampMs) {
-      return "";
+    if (nowMs >= nextRampMs) {
+      probed += rampStep;
+      rampStep = Math.min(rampStep * 2, 1 << 20);
+      nextRampMs = nowMs + s.sustainedBacklogTimeout().toMillis();
     }
-    long next = (long) Math.max(target, monitor.executorCount()) + rampStep;
-    String r = raiseTo((int) Math.min(Integer.MAX_VALUE, next), needed, "tasks backlogged, durations unknown:");
-    rampStep = Math.min(rampStep * 2, 1 << 20);
-    nextRampMs = nowMs + s.sustainedBacklogTimeout().toMillis();
-    return r;
+    return probed;
   }
 
   private void resetRamp() {
     backlogSinceMs = -1;
     nextRampMs = Long.MAX_VALUE;
     rampStep = 1;
+    probed = 0;
   }
 
   private double startLatencyMs() {

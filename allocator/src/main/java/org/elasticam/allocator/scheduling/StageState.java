@@ -114,6 +114,45 @@ final class StageState {
     return -1;
   }
 
+  /** Whether a pending task prefers one of these hosts: node-local launches are possible. */
+  boolean pendingOnAnyOf(java.util.Set<String> hosts) {
+    return pendingIn(byHost, hosts);
+  }
+
+  /** Whether a pending task prefers a host on one of these racks. */
+  boolean pendingOnAnyRackOf(java.util.Set<String> racks) {
+    return pendingIn(byRack, racks);
+  }
+
+  private boolean pendingIn(Map<String, Deque<Integer>> index, java.util.Set<String> places) {
+    Map<String, Deque<Integer>> small = index.size() <= places.size() ? index : null;
+    if (small != null) {
+      for (Map.Entry<String, Deque<Integer>> e : index.entrySet()) {
+        if (places.contains(e.getKey()) && hasPending(e.getValue())) {
+          return true;
+        }
+      }
+      return false;
+    }
+    for (String p : places) {
+      if (hasPending(index.get(p))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Drops finished and running indices from the head; true when a pending one remains. */
+  private boolean hasPending(Deque<Integer> q) {
+    while (q != null && !q.isEmpty()) {
+      if (status[q.peekFirst()] == TaskStatus.PENDING) {
+        return true;
+      }
+      q.pollFirst();
+    }
+    return false;
+  }
+
   boolean complete() {
     return done == status.length;
   }

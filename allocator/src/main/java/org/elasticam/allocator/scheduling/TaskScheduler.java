@@ -32,6 +32,10 @@ public final class TaskScheduler {
   private final Map<Integer, StageState> active = new LinkedHashMap<>();
   private final Map<Long, TaskAttempt> running = new HashMap<>();
   private final Map<String, Set<Long>> runningOn = new HashMap<>();
+  /** Live executors per host, and hosts per rack: a locality level no live executor can serve is skipped. */
+  private final Map<String, Integer> executorsOnHost = new HashMap<>();
+  private final Map<String, String> hostOfExecutor = new HashMap<>();
+  private final Map<String, Integer> executorsOnRack = new HashMap<>();
   private long nextTaskId = 1;
   private int doneTasks;
   private int pendingTasks;
@@ -49,6 +53,17 @@ public final class TaskScheduler {
     StageState s = new StageState(stage, nowMs, rackOf);
     active.put(stage.id(), s);
     pendingTasks += s.pending;
+  }
+
+  /** An executor registered on {@code host}: node- and rack-local slots may now exist there. */
+  public void executorUp(String executorId, String host) {
+    if (hostOfExecutor.put(executorId, host) == null) {
+      executorsOnHost.merge(host, 1, Integer::sum);
+      String rack = rackOf.apply(host);
+      if (rack != null) {
+        executorsOnRack.merge(rack, 1, Integer::sum);
+      }
+    }
   }
 
   /** Assigns pending tasks to free slots, one slot per executor per round so load spreads. */
@@ -90,26 +105,46 @@ public final class TaskScheduler {
         }
         int index = s.take(level, offer.host(), rack);
         if (index >= 0) {
-          return launch(s, index, offer, rack, level, nowMs);
+          return launch(s, index, offer, rack, nowMs);
         }
       }
     }
     return null;
   }
 
-  /** How far a stage may stray from its tasks' preferred hosts, given how long it has waited. */
+  /**
+   * How far a stage may stray from its tasks' preferred hosts, as Spark's delay scheduling: from
+   * the level of its last launch, one level further for every locality wait without a launch; a
+   * level no live executor can serve (no executor on, or on the rack of, a preferred host of a
+   * pending task) is skipped without waiting.
+   */
   private Locality allowedLevel(StageState s, long nowMs) {
     if (s.pendingWithPreference == 0 || localityWaitMs <= 0) {
       return Locality.ANY;
     }
-    long steps = (nowMs - s.lastLaunchAtLevelMs) / localityWaitMs;
-    if (steps <= 0) {
-      return Locality.NODE_LOCAL;
+    while (s.allowed != Locality.ANY) {
+      if (!servable(s, s.allowed)) {
+        s.allowed = next(s.allowed);
+      } else if (nowMs - s.lastLaunchAtLevelMs >= localityWaitMs) {
+        s.allowed = next(s.allowed);
+        s.lastLaunchAtLevelMs += localityWaitMs;
+      } else {
+        break;
+      }
     }
-    return steps == 1 ? Locality.RACK_LOCAL : Locality.ANY;
+    return s.allowed;
   }
 
-  private TaskAttempt launch(StageState s, int index, Offer offer, String rack, Locality level, long nowMs) {
+  private boolean servable(StageState s, Locality level) {
+    return level == Locality.NODE_LOCAL ? s.pendingOnAnyOf(executorsOnHost.keySet())
+        : s.pendingOnAnyRackOf(executorsOnRack.keySet());
+  }
+
+  private static Locality next(Locality l) {
+    return l == Locality.NODE_LOCAL ? Locality.RACK_LOCAL : Locality.ANY;
+  }
+
+  private TaskAttempt launch(StageState s, int index, Offer offer, String rack, long nowMs) {
     pendingTasks--;
     List<String> prefs = s.spec(index).preferredHosts();
     Locality actual = Locality.ANY;
@@ -118,7 +153,9 @@ public final class TaskScheduler {
     } else if (rack != null && prefs.stream().anyMatch(h -> rack.equals(rackOf.apply(h)))) {
       actual = Locality.RACK_LOCAL;
     }
-    if (level != Locality.ANY) {
+    if (!prefs.isEmpty()) {
+      // Spark's rule: the stage continues from the level this task launched at.
+      s.allowed = actual;
       s.lastLaunchAtLevelMs = nowMs;
     }
     int attempt = s.attempts[index]++;
@@ -169,6 +206,14 @@ public final class TaskScheduler {
       lost.add(a);
     }
     runningOn.remove(executorId);
+    String host = hostOfExecutor.remove(executorId);
+    if (host != null) {
+      executorsOnHost.computeIfPresent(host, (h, n) -> n == 1 ? null : n - 1);
+      String rack = rackOf.apply(host);
+      if (rack != null) {
+        executorsOnRack.computeIfPresent(rack, (r, n) -> n == 1 ? null : n - 1);
+      }
+    }
     return lost;
   }
 

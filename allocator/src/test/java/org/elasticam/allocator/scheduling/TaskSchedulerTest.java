@@ -25,11 +25,15 @@ class TaskSchedulerTest {
   }
 
   private List<TaskAttempt> offer(long now, TaskScheduler.Offer... offers) {
+    for (TaskScheduler.Offer o : offers) {
+      s.executorUp(o.executorId(), o.host());
+    }
     return s.schedule(List.of(offers), now);
   }
 
   @Test
   void nodeLocalFirstThenWaitsBeforeGoingElsewhere() {
+    s.executorUp("e1", "h1");
     s.submit(stage(0, "h1", "h1"), 0);
     assertEquals(List.of(), offer(0, new TaskScheduler.Offer("e3", "h3", 2)), "h3 is neither node nor rack local");
     List<TaskAttempt> local = offer(0, new TaskScheduler.Offer("e1", "h1", 1));
@@ -42,7 +46,26 @@ class TaskSchedulerTest {
   }
 
   @Test
+  void aRackLocalLaunchDoesNotSendTheStageBackToWaitingForNodeLocal() {
+    s.submit(stage(0, "h1", "h1", "h1"), 0);
+    s.executorUp("e1", "h1");
+    offer(3_000, new TaskScheduler.Offer("e2", "h2", 1));
+    // e1 is busy elsewhere; h2 shares the rack, and after the wait each further task goes there at once.
+    assertEquals(Locality.RACK_LOCAL, offer(3_000, new TaskScheduler.Offer("e2", "h2", 1)).get(0).locality());
+    assertEquals(Locality.RACK_LOCAL, offer(3_001, new TaskScheduler.Offer("e3", "h2", 1)).get(0).locality());
+  }
+
+  @Test
+  void levelsNoLiveExecutorCanServeAreNotWaitedFor() {
+    s.submit(stage(0, "h9", "h9"), 0);
+    // No executor on h9 or its rack: the stage does not wait at all.
+    assertEquals(Locality.ANY, offer(0, new TaskScheduler.Offer("e1", "h1", 1)).get(0).locality());
+    assertEquals(Locality.ANY, offer(1, new TaskScheduler.Offer("e1b", "h1", 1)).get(0).locality());
+  }
+
+  @Test
   void afterTwoWaitsAnyHostWill() {
+    s.executorUp("e1", "h1");
     s.submit(stage(0, "h1"), 0);
     assertEquals(List.of(), offer(5_999, new TaskScheduler.Offer("e3", "h3", 1)));
     assertEquals(Locality.ANY, offer(6_000, new TaskScheduler.Offer("e3", "h3", 1)).get(0).locality());

@@ -1,0 +1,57 @@
+package org.elasticam.sim;
+
+import java.util.PriorityQueue;
+import org.elasticam.time.ManualClock;
+
+/**
+ * Simulated time and what happens when: actions ordered by time, and by the order they were
+ * scheduled among those due at the same millisecond, so a run never depends on anything but its
+ * inputs. Time jumps from one action to the next; nothing here reads the wall clock.
+ */
+final class EventQueue {
+
+  private record Entry(long atMs, long seq, Runnable action) {}
+
+  private final ManualClock clock = new ManualClock(0);
+  private final PriorityQueue<Entry> queue = new PriorityQueue<>((a, b) -> a.atMs != b.atMs
+      ? Long.compare(a.atMs, b.atMs) : Long.compare(a.seq, b.seq));
+  private long nextSeq;
+  private boolean stopped;
+
+  /** Milliseconds since the simulated application started. */
+  long now() {
+    return clock.nowMs();
+  }
+
+  /** Runs {@code action} at {@code atMs}; a time already past means now, after what is already due. */
+  void at(long atMs, Runnable action) {
+    if (!stopped) {
+      queue.add(new Entry(Math.max(atMs, now()), nextSeq++, action));
+    }
+  }
+
+  void after(long delayMs, Runnable action) {
+    at(now() + Math.max(0, delayMs), action);
+  }
+
+  /** Runs the next action; false once nothing is left or the run was stopped. */
+  boolean runNext() {
+    Entry e = queue.poll();
+    if (e == null || stopped) {
+      return false;
+    }
+    clock.setMs(e.atMs);
+    e.action.run();
+    return true;
+  }
+
+  /** Drops everything still scheduled: the simulated application has ended. */
+  void stop() {
+    stopped = true;
+    queue.clear();
+  }
+
+  boolean stopped() {
+    return stopped;
+  }
+}

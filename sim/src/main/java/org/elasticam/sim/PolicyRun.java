@@ -1,0 +1,106 @@
+package org.elasticam.sim;
+
+import java.io.Writer;
+import java.util.List;
+import org.elasticam.allocator.AllocatorSettings;
+import org.elasticam.allocator.ExecutorAllocator;
+import org.elasticam.allocator.dynamic.AllocationPolicies;
+import org.elasticam.allocator.dynamic.AllocationPolicy;
+import org.elasticam.allocator.dynamic.PolicySettings;
+import org.elasticam.allocator.scheduling.TaskScheduler;
+import org.elasticam.conf.ExecutorKeys;
+import org.elasticam.workload.Trace;
+
+/**
+ * One policy replaying one trace: wires the real allocator, policy and task scheduler to the
+ * simulated ResourceManager, executors and driver, runs the events until the last task ends, then
+ * ends the application as the AM does — every container released, YARN's completions read, and
+ * {@code app_end} written with the executor-seconds.
+ */
+final class PolicyRun {
+
+  private final EventQueue time = new EventQueue();
+  private final RunMetrics metrics = new RunMetrics();
+  private final Timeline timeline = new Timeline();
+  private final EventLogSink log;
+  private final SimAllocator allocator;
+  private final TaskScheduler scheduler;
+  private final StageParallelism parallelism;
+  private final SimDriver driver;
+  private final SimHeartbeater heartbeat;
+  private final Workload workload;
+  private final String policyName;
+  private final String traceName;
+  private final SimConfig config;
+  private long makespanMs = -1;
+
+  private PolicyRun(Trace trace, String traceName, String policyName, SimConfig config, Writer eventLog) {
+    this.traceName = traceName;
+    this.policyName = policyName;
+    this.config = config;
+    SimParams p = config.params();
+    List<String> hosts = p.hostNames();
+    this.log = eventLog == null ? EventLogSink.NONE : EventLogSink.to(eventLog, time::now);
+    this.workload = Workload.of(trace, p.timeScale(), hosts);
+    AllocationPolicy policy = AllocationPolicies.create(policyName, PolicySettings.from(config.conf()));
+    SimResourceManager rm = new SimResourceManager(p.grantMs(), p.capacity(), hosts);
+    this.allocator = new SimAllocator(new ExecutorAllocator(AllocatorSettings.from(config.conf())), rm, hosts, time,
+        log, metrics);
+    this.heartbeat = new SimHeartbeater(time, allocator::heartbeat, () -> allocator.pendingAsks() > 0,
+        p.initialIntervalMs(), p.heartbeatMs());
+    SimExecutors executors = new SimExecutors(time, p, config.executorCores(), allocator);
+    allocator.attach(executors);
+    this.scheduler = new TaskScheduler(config.conf().get(ExecutorKeys.TASK_MAX_FAILURES),
+        config.conf().get(ExecutorKeys.LOCALITY_WAIT), host -> SimParams.RACK);
+    this.parallelism = new StageParallelism(config.maxSlots());
+    PolicyLink link = new PolicyLink(policy, allocator, heartbeat, log, metrics);
+    this.driver = new SimDriver(time, workload, scheduler, link, config.slotsPerExecutor(), log, metrics, parallelism,
+        this::endApplication);
+    executors.attach(driver);
+  }
+
+  /**
+   * @param eventLog where the event log goes, or null for none
+   * @throws IllegalArgumentException for a policy name {@link AllocationPolicies} does not know
+   * @throws SimulationException when the run cannot finish
+   */
+  static SimResult run(Trace trace, String traceName, String policyName, SimConfig config, Writer eventLog) {
+    return new PolicyRun(trace, traceName, policyName, config, eventLog).run();
+  }
+
+  private SimResult run() {
+    log.write("app_start", "app_id", "simulated-" + traceName + "-" + policyName, "attempt", 1, "conf",
+        config.conf().resolvedForDisplay());
+    heartbeat.start();
+    driver.start();
+    observe();
+    while (time.runNext()) {
+      observe();
+      allocator.failure().ifPresent(d -> {
+        throw new SimulationException("the application failed: " + d);
+      });
+    }
+    if (makespanMs < 0) {
+      throw new SimulationException("the replay stopped before its last stage (policy " + policyName + ")");
+    }
+    return new SimResult(policyName, traceName, makespanMs, metrics.executorMs(makespanMs),
+        metrics.idleExecutorMs(makespanMs), parallelism.medianMs(), metrics.peakExecutors(), metrics.requestsAdded(),
+        metrics.requestsCancelled(), metrics.executorsKilled(), timeline.rows());
+  }
+
+  private void observe() {
+    timeline.observe(time.now(), allocator.target(), metrics.liveExecutors(), scheduler.pendingTasks(),
+        scheduler.runningTasks());
+  }
+
+  /** The last task ended: release everything, read the completions, write app_end, stop. */
+  private void endApplication() {
+    makespanMs = time.now();
+    allocator.releaseAll("the application finished");
+    allocator.heartbeat();
+    log.write("app_end", "final_status", "SUCCEEDED", "diagnostics", "all " + workload.totalTasks() + " tasks of "
+        + workload.totalStages() + " stages succeeded", "executor_seconds",
+        SimResult.seconds(metrics.executorMs(makespanMs)));
+    time.stop();
+  }
+}

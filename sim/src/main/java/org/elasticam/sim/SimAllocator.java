@@ -1,0 +1,223 @@
+package org.elasticam.sim;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.elasticam.allocator.ClusterView;
+import org.elasticam.allocator.ExecutorAllocator;
+import org.elasticam.allocator.exit.ExitStatus;
+import org.elasticam.allocator.model.ContainerRef;
+import org.elasticam.allocator.model.ExecutorId;
+import org.elasticam.allocator.model.LocalityHints;
+import org.elasticam.allocator.plan.Action;
+import org.elasticam.allocator.plan.Action.AddAsk;
+import org.elasticam.allocator.plan.Action.CancelAsk;
+import org.elasticam.allocator.plan.Plan;
+
+/**
+ * The simulator's YarnAllocator: it applies the real {@link ExecutorAllocator}'s plans to the
+ * simulated ResourceManager and executors exactly where the AM's adapter applies them to
+ * AMRMClient and the launcher, and writes the same events. It decides nothing.
+ */
+final class SimAllocator {
+
+  /** Where executors start and stop; the simulated NodeManagers. */
+  interface Launcher {
+    /** @param askedAtMs when the request this container satisfied was sent, for the start latency */
+    void launch(ExecutorId executor, ContainerRef container, String host, long askedAtMs);
+
+    /** The container ended: the executor in it, started or still starting, is gone. */
+    void stopped(ContainerRef container, ExecutorId executor);
+  }
+
+  private final ExecutorAllocator core;
+  private final SimResourceManager rm;
+  private final ClusterView cluster;
+  private final EventQueue time;
+  private final EventLogSink log;
+  private final RunMetrics metrics;
+  private final Map<ContainerRef, Long> askedAt = new HashMap<>();
+  private final Map<String, String> releaseReasons = new HashMap<>();
+  private Launcher launcher;
+  private boolean ending;
+  private Optional<String> failure = Optional.empty();
+
+  SimAllocator(ExecutorAllocator core, SimResourceManager rm, List<String> hosts, EventQueue time,
+      EventLogSink log, RunMetrics metrics) {
+    this.core = core;
+    this.rm = rm;
+    Map<String, String> racks = new HashMap<>();
+    hosts.forEach(h -> racks.put(h, SimParams.RACK));
+    this.cluster = new ClusterView(hosts, racks, hosts.size());
+    this.time = time;
+    this.log = log;
+    this.metrics = metrics;
+  }
+
+  void attach(Launcher l) {
+    this.launcher = l;
+  }
+
+  /** @return whether the target changed: the heartbeat then comes at once */
+  boolean requestTotalExecutors(int target, LocalityHints hints) {
+    return core.requestTotalExecutors(target, hints, Set.of());
+  }
+
+  /** @return whether the executor was running or starting, and is now being released */
+  boolean killExecutor(ExecutorId id, String reason) {
+    Plan plan = core.killExecutor(id, reason);
+    apply(plan);
+    return !plan.isEmpty();
+  }
+
+  /** The application ends: withdraw every request and release every container. */
+  void releaseAll(String reason) {
+    ending = true;
+    apply(core.releaseAll(reason));
+  }
+
+  /** The executor's process started; the core counts it running from now. */
+  void launched(ContainerRef container) {
+    core.onLaunched(container);
+  }
+
+  /** One heartbeat, as YarnAllocator.allocateResources: reconcile, allocate, grants, completions. */
+  void heartbeat() {
+    long now = time.now();
+    apply(core.reconcile(now, cluster));
+    SimResourceManager.Response r = rm.allocate(now);
+    if (!r.grants().isEmpty()) {
+      apply(core.onGrants(r.grants(), now));
+    }
+    if (!r.completed().isEmpty()) {
+      apply(core.onCompleted(r.completed(), now, cluster));
+    }
+    checkRequestsMatch();
+  }
+
+  /**
+   * The ResourceManager's table must hold exactly the asks the core counts pending, as the AM checks
+   * against AMRMClient's table; a difference means a plan was applied wrongly, and every figure
+   * after it would be wrong too.
+   */
+  private void checkRequestsMatch() {
+    if (rm.outstandingRequests() != core.pendingAsks()) {
+      throw new SimulationException("the simulated ResourceManager holds " + rm.outstandingRequests()
+          + " request(s) but the allocator counts " + core.pendingAsks() + " pending ask(s)");
+    }
+  }
+
+  int pendingAsks() {
+    return core.pendingAsks();
+  }
+
+  int target() {
+    return core.target();
+  }
+
+  /** The diagnostic of a FailApplication the core issued, if it did. */
+  Optional<String> failure() {
+    return failure;
+  }
+
+  // ---- applying plans ---------------------------------------------------------------------------
+
+  private void apply(Plan plan) {
+    Map<List<String>, List<AddAsk>> added = new LinkedHashMap<>();
+    List<CancelAsk> cancelled = new ArrayList<>();
+    for (Action a : plan.actions()) {
+      if (a instanceof AddAsk add) {
+        rm.request(add.ask(), add.locality().hosts(), add.origin().localityFree(), time.now());
+        added.computeIfAbsent(add.locality().hosts(), k -> new ArrayList<>()).add(add);
+      } else if (a instanceof CancelAsk cancel) {
+        rm.withdraw(cancel.ask());
+        cancelled.add(cancel);
+      } else {
+        applyOther(a);
+      }
+    }
+    reportRequests(added, cancelled);
+  }
+
+  private void applyOther(Action a) {
+    if (a instanceof Action.GrantMatched m) {
+      if (m.ask() != null) {
+        rm.withdraw(m.ask().id());
+        askedAt.put(m.container(), m.ask().sentAtMs());
+      }
+      metrics.allocated(m.container(), time.now());
+      log.write("container_allocated", "container_id", m.container().id(), "host", m.host(), "matched",
+          m.ask() == null ? "unneeded" : m.level().name().toLowerCase(Locale.ROOT));
+    } else if (a instanceof Action.LaunchExecutor l) {
+      log.write("executor_launched", "executor_id", l.executor().toString(), "container_id", l.container().id(),
+          "host", l.host());
+      metrics.executorLaunched();
+      Long asked = askedAt.remove(l.container());
+      launcher.launch(l.executor(), l.container(), l.host(), asked == null ? time.now() : asked);
+    } else if (a instanceof Action.ReleaseContainer r) {
+      release(r);
+    } else if (a instanceof Action.ContainerCompleted c) {
+      completed(c);
+    } else if (a instanceof Action.UpdateExclusions u) {
+      u.excludedUntilMs().forEach((host, until) -> log.write("node_excluded", "host", host, "until_ts",
+          EventLogSink.EPOCH_BASE_MS + until));
+    } else if (a instanceof Action.FailApplication f) {
+      failure = failure.or(() -> Optional.of(f.diagnostics()));
+    }
+    // Warn needs no action: the AM only logs it, and nothing in a simulation fails.
+  }
+
+  private void reportRequests(Map<List<String>, List<AddAsk>> added, List<CancelAsk> cancelled) {
+    added.forEach((hosts, asks) -> {
+      List<String> racks = asks.get(0).locality().racks();
+      log.write("containers_requested", "count", asks.size(), "nodes", hosts.isEmpty() ? null : hosts,
+          "racks", racks.isEmpty() ? null : racks);
+      metrics.requestsAdded(asks.size());
+    });
+    if (!cancelled.isEmpty()) {
+      log.write("requests_cancelled", "count", cancelled.size(), "reason", cancelled.get(0).reason());
+      metrics.requestsCancelled(cancelled.size());
+    }
+  }
+
+  private void release(Action.ReleaseContainer r) {
+    rm.release(r.container());
+    metrics.ended(r.container(), time.now());
+    releaseReasons.putIfAbsent(r.container().id(), r.reason());
+    log.write("container_released", "container_id", r.container().id(), "reason", r.reason());
+    if (r.executor() != null) {
+      metrics.executorStopped();
+      launcher.stopped(r.container(), r.executor());
+    }
+  }
+
+  private void completed(Action.ContainerCompleted c) {
+    metrics.ended(c.container(), time.now());
+    String releasedFor = releaseReasons.remove(c.container().id());
+    log.write("executor_removed", "executor_id", c.executor() == null ? null : c.executor().toString(),
+        "container_id", c.container().id(), "host", c.host(), "reason", removalReason(c, releasedFor),
+        "exit_status", c.exitStatus(), "exit_status_name", ExitStatus.name(c.exitStatus()),
+        "counted_as_failure", c.verdict().countsAsFailure(), "message", c.verdict().message());
+    if (releasedFor == null && c.executor() != null) {
+      // Not released by us: the executor died with its container.
+      metrics.executorStopped();
+      launcher.stopped(c.container(), c.executor());
+    }
+  }
+
+  /** The event log's removal reason, as the AM's AmEvents names it, with idle kills told apart. */
+  private String removalReason(Action.ContainerCompleted c, String releasedFor) {
+    if (ending || "app_end".equals(c.verdict().kind())) {
+      return "app_end";
+    }
+    if (releasedFor != null) {
+      return releasedFor.equals(PolicyLink.IDLE) ? "idle" : "policy";
+    }
+    return c.verdict().countsAsFailure() ? "failed" : "lost";
+  }
+}

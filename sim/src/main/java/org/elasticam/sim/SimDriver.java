@@ -1,0 +1,227 @@
+package org.elasticam.sim;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.elasticam.allocator.dynamic.AllocationPolicy;
+import org.elasticam.allocator.dynamic.TaskInfo;
+import org.elasticam.allocator.dynamic.TaskOutcome;
+import org.elasticam.allocator.scheduling.TaskAttempt;
+import org.elasticam.allocator.scheduling.TaskScheduler;
+
+/**
+ * The simulated driver, shaped like the AM's: it submits the replay's stages to the real
+ * {@link TaskScheduler}, offers registered executors' free slots (cores / task.cpus each) on every
+ * event and on a 100 ms tick, runs each task for exactly its duration, and tells the policy
+ * everything the AM tells it — stages submitted and completed, tasks started and ended, executors
+ * added (with their start latency) and removed. The policy ticks on the same 100 ms tick.
+ */
+final class SimDriver implements SimExecutors.Driver, PolicyLink.Driver {
+
+  /** How long work may wait with nothing running before the run is declared stuck. */
+  static final long STUCK_AFTER_MS = 24L * 3600 * 1000;
+
+  private final EventQueue time;
+  private final Workload workload;
+  private final TaskScheduler scheduler;
+  private final PolicyLink link;
+  private final AllocationPolicy policy;
+  private final int slotsPerExecutor;
+  private final EventLogSink log;
+  private final RunMetrics metrics;
+  private final StageParallelism parallelism;
+  private final Runnable onJobEnd;
+  private final Map<String, SimExecutors.Registered> executors = new LinkedHashMap<>();
+  private final Set<String> removing = new HashSet<>();
+  private int stagesDone;
+  private long lastTaskEventMs;
+  private boolean ended;
+
+  SimDriver(EventQueue time, Workload workload, TaskScheduler scheduler, PolicyLink link, int slotsPerExecutor,
+      EventLogSink log, RunMetrics metrics, StageParallelism parallelism, Runnable onJobEnd) {
+    this.time = time;
+    this.workload = workload;
+    this.scheduler = scheduler;
+    this.link = link;
+    this.policy = link.policy();
+    this.slotsPerExecutor = slotsPerExecutor;
+    this.log = log;
+    this.metrics = metrics;
+    this.parallelism = parallelism;
+    this.onJobEnd = onJobEnd;
+  }
+
+  /** Sets the initial target, schedules the first stages and starts the tick. */
+  void start() {
+    link.start(this);
+    if (workload.totalStages() == 0) {
+      endJob();
+      return;
+    }
+    submitAll(workload.start(time.now()));
+    tick();
+  }
+
+  private void tick() {
+    if (ended) {
+      return;
+    }
+    link.tick(time.now(), this);
+    revive();
+    if (scheduler.pendingTasks() > 0 && scheduler.runningTasks() == 0
+        && time.now() - lastTaskEventMs > STUCK_AFTER_MS) {
+      throw new SimulationException(scheduler.pendingTasks() + " task(s) waited "
+          + STUCK_AFTER_MS / 3_600_000 + " h of simulated time without an executor to run on (policy "
+          + policy.name() + ", target " + policy.target() + ")");
+    }
+    time.after(AllocationPolicy.TICK_MS, this::tick);
+  }
+
+  // ---- stages ----------------------------------------------------------------------------------
+
+  private void submitAll(List<Workload.Due> due) {
+    for (Workload.Due d : due) {
+      time.at(d.atMs(), () -> submit(d));
+    }
+  }
+
+  private void submit(Workload.Due d) {
+    long now = time.now();
+    scheduler.submit(d.stage(), now);
+    log.write("stage_submitted", "stage_id", d.stage().id(), "name", d.stage().name(), "tasks",
+        d.stage().tasks().size());
+    parallelism.submitted(d.stage().id(), d.stage().tasks().size(), now);
+    policy.stageSubmitted(Workload.stageInfo(d.stage()), now);
+    if (scheduler.runningTasks() == 0) {
+      lastTaskEventMs = now;
+    }
+    revive();
+  }
+
+  private void stageCompleted(int stageId, int tasks) {
+    long now = time.now();
+    stagesDone++;
+    log.write("stage_completed", "stage_id", stageId, "tasks", tasks);
+    parallelism.completed(stageId, now);
+    policy.stageCompleted(stageId, 0, now);
+    submitAll(workload.stageCompleted(stageId, now));
+    if (stagesDone == workload.totalStages()) {
+      endJob();
+    }
+  }
+
+  private void endJob() {
+    ended = true;
+    onJobEnd.run();
+  }
+
+  // ---- executors -------------------------------------------------------------------------------
+
+  @Override
+  public void registered(SimExecutors.Registered e) {
+    if (ended) {
+      return;
+    }
+    executors.put(e.id(), e);
+    scheduler.executorUp(e.id(), e.host());
+    log.write("executor_registered", "executor_id", e.id(), "container_id", e.container().id(), "host", e.host(),
+        "cores", e.cores());
+    policy.executorAdded(e.id(), e.startLatencyMs(), time.now());
+    revive();
+  }
+
+  @Override
+  public void stopOffering(String executorId) {
+    removing.add(executorId);
+  }
+
+  @Override
+  public void stopped(String executorId) {
+    removing.remove(executorId);
+    SimExecutors.Registered e = executors.remove(executorId);
+    if (e == null || ended) {
+      return;
+    }
+    long now = time.now();
+    for (TaskAttempt a : scheduler.executorLost(executorId)) {
+      parallelism.taskEnded(a.stageId());
+      log.write("task_end", "stage_id", a.stageId(), "task", a.index(), "attempt", a.attempt(), "executor_id",
+          executorId, "host", a.host(), "locality", a.locality().name(), "duration_ms", now - a.startMs(),
+          "status", "KILLED");
+      policy.taskEnded(info(a), TaskOutcome.KILLED, now - a.startMs(), now);
+    }
+    policy.executorRemoved(executorId, now);
+    revive();
+  }
+
+  // ---- tasks -----------------------------------------------------------------------------------
+
+  private void revive() {
+    if (ended || scheduler.pendingTasks() == 0 || executors.isEmpty()) {
+      return;
+    }
+    List<TaskScheduler.Offer> offers = new ArrayList<>();
+    for (SimExecutors.Registered e : executors.values()) {
+      int free = slotsPerExecutor - scheduler.runningOn(e.id());
+      if (free > 0 && !removing.contains(e.id())) {
+        offers.add(new TaskScheduler.Offer(e.id(), e.host(), free));
+      }
+    }
+    if (offers.isEmpty()) {
+      return;
+    }
+    for (TaskAttempt a : scheduler.schedule(offers, time.now())) {
+      startTask(a, executors.get(a.executorId()));
+    }
+  }
+
+  private void startTask(TaskAttempt a, SimExecutors.Registered e) {
+    long now = time.now();
+    lastTaskEventMs = now;
+    metrics.taskStarted(e.container(), now);
+    parallelism.taskStarted(a.stageId(), now);
+    policy.taskStarted(info(a), now);
+    time.after(workload.durationMs(a.stageId(), a.index()), () -> taskFinished(a, e));
+  }
+
+  private void taskFinished(TaskAttempt a, SimExecutors.Registered e) {
+    Optional<TaskScheduler.TaskEnd> end = scheduler.taskEnded(a.taskId(), true, false, "");
+    if (end.isEmpty() || ended) {
+      return; // its executor was lost meanwhile: the task was put back and runs again elsewhere
+    }
+    long now = time.now();
+    lastTaskEventMs = now;
+    metrics.taskEnded(e.container(), now);
+    parallelism.taskEnded(a.stageId());
+    log.write("task_end", "stage_id", a.stageId(), "task", a.index(), "attempt", a.attempt(), "executor_id",
+        a.executorId(), "host", a.host(), "locality", a.locality().name(), "duration_ms", now - a.startMs(),
+        "status", "SUCCESS");
+    policy.taskEnded(info(a), TaskOutcome.SUCCESS, now - a.startMs(), now);
+    end.get().stageCompleted().ifPresent(id -> stageCompleted(id, workload.tasksOf(id)));
+    revive();
+  }
+
+  private static TaskInfo info(TaskAttempt a) {
+    return new TaskInfo(a.stageId(), 0, a.index(), a.executorId(), false);
+  }
+
+  // ---- what the run reads ----------------------------------------------------------------------
+
+  @Override
+  public int pendingTasks() {
+    return scheduler.pendingTasks();
+  }
+
+  @Override
+  public int runningTasks() {
+    return scheduler.runningTasks();
+  }
+
+  boolean ended() {
+    return ended;
+  }
+}

@@ -1,0 +1,94 @@
+package org.elasticam.sim;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The simulated world: how fast the ResourceManager grants, how fast executors start, how big the
+ * cluster is, and how often the AM heartbeats. Defaults and how they were calibrated: see
+ * {@code package-info.java}.
+ *
+ * @param grantMs from a request reaching the ResourceManager until it can be granted
+ * @param startMs from an executor's launch to its registration, when it starts alone on its host
+ * @param startContention how much each executor already starting on the same host slows a start:
+ *     the start takes {@code startMs * (1 + startContention * alreadyStarting)}
+ * @param capacity the most containers the cluster gives the application at once
+ * @param heartbeatMs the AM's heartbeat while no request is pending
+ * @param initialIntervalMs the AM's first heartbeat interval while requests are pending
+ * @param hosts how many NodeManagers: {@code host-01}, {@code host-02}, …
+ * @param timeScale multiplies the trace's durations and gaps
+ */
+record SimParams(long grantMs, long startMs, double startContention, int capacity, long heartbeatMs,
+    long initialIntervalMs, int hosts, double timeScale) {
+
+  static final long DEFAULT_GRANT_MS = 200;
+  static final long DEFAULT_START_MS = 1000;
+  static final double DEFAULT_START_CONTENTION = 0.1;
+  static final int DEFAULT_CAPACITY = 500;
+  static final int DEFAULT_HOSTS = 20;
+  /** Every host's rack, as Hadoop's RackResolver names it on a cluster without a topology script. */
+  static final String RACK = "/default-rack";
+
+  SimParams {
+    if (grantMs < 0 || startMs < 0 || !(startContention >= 0) || Double.isInfinite(startContention)) {
+      throw new IllegalArgumentException("latencies and contention must be >= 0");
+    }
+    if (capacity < 1 || hosts < 1 || heartbeatMs < 1 || initialIntervalMs < 1) {
+      throw new IllegalArgumentException("capacity, hosts and heartbeat intervals must be >= 1");
+    }
+    if (!(timeScale > 0) || Double.isInfinite(timeScale)) {
+      throw new IllegalArgumentException("time scale must be a positive finite number");
+    }
+  }
+
+  /** The defaults, with the AM's default heartbeat (3 s) and initial allocation interval (200 ms). */
+  static SimParams defaults() {
+    return new SimParams(DEFAULT_GRANT_MS, DEFAULT_START_MS, DEFAULT_START_CONTENTION, DEFAULT_CAPACITY, 3000,
+        200, DEFAULT_HOSTS, 1.0);
+  }
+
+  SimParams withGrantMs(long v) {
+    return new SimParams(v, startMs, startContention, capacity, heartbeatMs, initialIntervalMs, hosts, timeScale);
+  }
+
+  SimParams withStartMs(long v) {
+    return new SimParams(grantMs, v, startContention, capacity, heartbeatMs, initialIntervalMs, hosts, timeScale);
+  }
+
+  SimParams withStartContention(double v) {
+    return new SimParams(grantMs, startMs, v, capacity, heartbeatMs, initialIntervalMs, hosts, timeScale);
+  }
+
+  SimParams withCapacity(int v) {
+    return new SimParams(grantMs, startMs, startContention, v, heartbeatMs, initialIntervalMs, hosts, timeScale);
+  }
+
+  SimParams withHeartbeat(long heartbeat, long initial) {
+    return new SimParams(grantMs, startMs, startContention, capacity, heartbeat, Math.min(initial, heartbeat), hosts,
+        timeScale);
+  }
+
+  SimParams withHosts(int v) {
+    return new SimParams(grantMs, startMs, startContention, capacity, heartbeatMs, initialIntervalMs, v, timeScale);
+  }
+
+  SimParams withTimeScale(double v) {
+    return new SimParams(grantMs, startMs, startContention, capacity, heartbeatMs, initialIntervalMs, hosts, v);
+  }
+
+  /** {@code host-01} … in order; names are zero-padded so that name order is number order. */
+  List<String> hostNames() {
+    int width = Math.max(2, String.valueOf(hosts).length());
+    List<String> out = new ArrayList<>(hosts);
+    for (int i = 1; i <= hosts; i++) {
+      out.add(String.format(Locale.ROOT, "host-%0" + width + "d", i));
+    }
+    return out;
+  }
+
+  /** How long an executor takes to register when {@code alreadyStarting} others start on its host. */
+  long startLatencyMs(int alreadyStarting) {
+    return Math.round(startMs * (1 + startContention * alreadyStarting));
+  }
+}

@@ -1,0 +1,113 @@
+package org.elasticam.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.elasticam.allocator.exit.ExitStatus;
+import org.elasticam.allocator.model.AskId;
+import org.elasticam.allocator.model.Grant;
+import org.junit.jupiter.api.Test;
+
+/** The simulator's own parts, one at a time. */
+class SimPartsTest {
+
+  @Test
+  void theResourceManagerGrantsAfterTheLatencyWithinCapacity() {
+    SimResourceManager rm = new SimResourceManager(200, 2, List.of("h1", "h2", "h3"));
+    rm.request(new AskId(1), List.of(), true, 0);
+    rm.request(new AskId(2), List.of("h3"), false, 0);
+    rm.request(new AskId(3), List.of(), true, 100);
+    assertEquals(List.of(), rm.allocate(199).grants());
+    List<Grant> grants = rm.allocate(200).grants();
+    assertEquals(List.of("h1", "h3"), grants.stream().map(Grant::host).toList());
+    assertEquals(List.of(true, false), grants.stream().map(Grant::localityFree).toList());
+    // The AM withdraws the asks the grants matched; the third is due but the cluster is full.
+    rm.withdraw(new AskId(1));
+    rm.withdraw(new AskId(2));
+    assertEquals(List.of(), rm.allocate(400).grants());
+    rm.release(grants.get(0).container());
+    SimResourceManager.Response r = rm.allocate(500);
+    assertEquals(ExitStatus.ABORTED, r.completed().get(0).exitStatus());
+    assertEquals(grants.get(0).container(), r.completed().get(0).container());
+    assertEquals(List.of("h2"), r.grants().stream().map(Grant::host).toList(), "round-robin goes on");
+    assertEquals(2, rm.heldContainers());
+  }
+
+  @Test
+  void aRequestNamingHostsLandsOnTheLeastLoadedOfThem() {
+    SimResourceManager rm = new SimResourceManager(0, 10, List.of("h1", "h2"));
+    rm.request(new AskId(1), List.of("h1", "h2"), false, 0);
+    rm.request(new AskId(2), List.of("h1", "h2"), false, 0);
+    assertEquals(List.of("h1", "h2"), rm.allocate(0).grants().stream().map(Grant::host).toList());
+  }
+
+  /**
+   * Pending from the start: 0, then 200, 400, 800 ms apart; nothing pending from 1000: 3 s apart;
+   * a target change at 5000 heartbeats at once and restarts the doubling, dropping the 7400 beat.
+   */
+  @Test
+  void theHeartbeatDoublesWhileRequestsArePending() {
+    EventQueue q = new EventQueue();
+    List<Long> beats = new ArrayList<>();
+    boolean[] pending = {true};
+    SimHeartbeater hb = new SimHeartbeater(q, () -> beats.add(q.now()), () -> pending[0], 200, 3000);
+    hb.start();
+    q.at(1000, () -> pending[0] = false);
+    q.at(5000, () -> {
+      pending[0] = true;
+      hb.wakeUp();
+    });
+    while (beats.size() < 10 && q.runNext()) {
+      // run
+    }
+    assertEquals(List.of(0L, 200L, 600L, 1400L, 4400L, 5000L, 5200L, 5600L, 6400L, 8000L), beats);
+  }
+
+  @Test
+  void medianOfStages() {
+    assertEquals(0, StageParallelism.median(List.of()));
+    assertEquals(5, StageParallelism.median(List.of(9L, 5L, 1L)));
+    assertEquals(3, StageParallelism.median(List.of(1L, 2L, 4L, 10L)));
+  }
+
+  @Test
+  void fullParallelismIsCappedByTheSlots() {
+    StageParallelism p = new StageParallelism(2);
+    p.submitted(7, 5, 1000);
+    p.taskStarted(7, 1500);
+    p.taskStarted(7, 1800);
+    p.submitted(8, 3, 2000);
+    p.taskStarted(8, 2100);
+    p.taskEnded(8);
+    p.completed(8, 9000);
+    assertEquals(3900, p.medianMs(), "stage 7 reached 2 at +800; stage 8 never reached 2: its 7000 counts");
+  }
+
+  @Test
+  void timelineKeepsTheLastStateOfEachMillisecond() {
+    Timeline t = new Timeline();
+    t.observe(0, 0, 0, 0, 0);
+    t.observe(100, 1, 0, 4, 0);
+    t.observe(100, 1, 1, 4, 0);
+    t.observe(200, 1, 1, 4, 0);
+    t.observe(300, 1, 1, 3, 1);
+    t.observe(300, 1, 1, 4, 0);
+    assertEquals(List.of(new Timeline.Row(0, 0, 0, 0, 0), new Timeline.Row(100, 1, 1, 4, 0)), t.rows());
+  }
+
+  @Test
+  void chartSteps() {
+    assertEquals(1, SvgChart.niceStep(3, 4));
+    assertEquals(20_000, SvgChart.niceStep(143_345, 8));
+    assertEquals(50, SvgChart.niceStep(200, 4));
+    List<Timeline.Row> rows = new ArrayList<>();
+    for (int i = 0; i < 10_000; i++) {
+      rows.add(new Timeline.Row(i, 0, i % 7, 0, 0));
+    }
+    String path = SvgChart.stepPath(rows, Timeline.Row::executors, 10_000, 0, 10);
+    assertTrue(path.length() < 80_000, "one stroke per half pixel, not per change: " + path.length());
+    assertEquals("a &lt;b&gt; &amp; &quot;c&quot;", SvgChart.escape("a <b> & \"c\""));
+  }
+}
