@@ -33,9 +33,18 @@ import java.util.OptionalDouble;
 public final class ElasticPolicy implements AllocationPolicy {
 
   /** How many start latencies an idle executor is kept. */
-  static final double IDLE_LATENCIES = 2.0;
+  static final double IDLE_LATENCIES = 1.0;
   /** The shortest idle time before removal, whatever the start latency. */
   static final Duration MIN_IDLE = Duration.ofSeconds(2);
+  /**
+   * A new executor is worth asking for when it would find at least this many start latencies of
+   * work: from {@link #WORTH_LATENCIES_BUSY} when the executors we have were busy lately (a new one
+   * will be kept busy after this backlog too), to {@link #WORTH_LATENCIES_IDLE} when they idled.
+   */
+  static final double WORTH_LATENCIES_BUSY = 3.0;
+  static final double WORTH_LATENCIES_IDLE = 6.0;
+  /** Kept beyond the usual reuse gap, so a reuse that comes a little late still finds its executor. */
+  static final long REUSE_MARGIN_MS = 500;
   /** The start latency assumed before one was observed. */
   static final long PRIOR_START_LATENCY_MS = 3_000;
 
@@ -43,6 +52,10 @@ public final class ElasticPolicy implements AllocationPolicy {
   private final WorkloadTracker work = new WorkloadTracker();
   private final ExecutorMonitor monitor;
   private final TaskEstimates estimates = new TaskEstimates();
+  private final ReuseGaps reuseGaps = new ReuseGaps();
+  private final Utilization utilization = new Utilization();
+  /** When the executors removed since the last new stage had gone idle: regret shows up as a gap too. */
+  private final java.util.List<Long> removedIdleSince = new java.util.ArrayList<>();
   private int target;
   private boolean initializing = true;
   private long backlogSinceMs = -1;
@@ -66,6 +79,14 @@ public final class ElasticPolicy implements AllocationPolicy {
   @Override
   public void stageSubmitted(StageInfo stage, long nowMs) {
     initializing = false;
+    // New work: an executor removed since would have been reused now. Counting that gap as a reuse
+    // gap keeps the estimate honest; otherwise only executors kept long enough are ever observed.
+    for (long since : removedIdleSince) {
+      if (nowMs - since <= s.idleTimeout().toMillis()) {
+        reuseGaps.observe(nowMs - since);
+      }
+    }
+    removedIdleSince.clear();
     work.stageSubmitted(stage);
     if (backlogSinceMs < 0) {
       backlogSinceMs = nowMs;
@@ -90,6 +111,10 @@ public final class ElasticPolicy implements AllocationPolicy {
 
   @Override
   public void taskStarted(TaskInfo task, long nowMs) {
+    long idleSince = monitor.idleSinceMs(task.executorId());
+    if (idleSince >= 0) {
+      reuseGaps.observe(nowMs - idleSince);
+    }
     work.taskStarted(task);
     monitor.taskStarted(task.executorId());
     estimates.taskStarted(task, nowMs);
@@ -132,6 +157,7 @@ public final class ElasticPolicy implements AllocationPolicy {
 
   @Override
   public PolicyDecision tick(long nowMs) {
+    utilization.sample(monitor.executorCount() * s.tasksPerExecutor(), work.runningTasks());
     monitor.setIdleTimeout(idleTimeout());
     List<String> timedOut = monitor.timedOut(nowMs);
     if (!timedOut.isEmpty()) {
@@ -199,35 +225,40 @@ public final class ElasticPolicy implements AllocationPolicy {
   private record Backlog(int worth, int unknownPending) {}
 
   /**
-   * For stages whose task duration is known (from this stage's finished tasks, or at least how long
-   * its running tasks have run), the executors the work left can keep busy: only those that would
-   * each still get max(D, L) of work once they arrive count. Stages of unknown duration are left to
-   * the probe.
+   * Executors worth having for the stages whose task duration is known: with the slots we have
+   * (busy ones free as their tasks end; requested ones arrive after the start latency L), the
+   * pending work is run as soon as slots allow; a new executor is worth asking for when it would
+   * still find at least {@link #worthLatencies()} x L of that work once it arrives. Tasks are not
+   * divisible, so a busy slot is not counted as able to take a share of another task. Stages of
+   * unknown duration are left to the probe.
    */
   private Backlog backlog(long nowMs) {
-    double left = 0;
-    double longestTask = 0;
+    double latency = startLatencyMs();
+    double worthLatencies = worthLatencies();
+    double horizon = (1 + worthLatencies) * latency;
+    double slots = s.tasksPerExecutor();
+    double pendingWork = 0;
+    double freeBeforeHorizon = 0;
     int unknown = 0;
     for (WorkloadTracker.StageLoad load : work.loads()) {
-      OptionalDouble d = estimates.taskMs(load.stageId(), load.attempt(), nowMs);
+      java.util.Optional<TaskEstimates.Duration> d = estimates.taskMs(load.stageId(), load.attempt(), nowMs);
       if (d.isEmpty()) {
         unknown += load.pending();
         continue;
       }
-      double taskMs = Math.max(1, d.getAsDouble());
-      left += load.pending() * taskMs + estimates.runningRemainingMs(load.stageId(), load.attempt(), taskMs, nowMs);
-      longestTask = Math.max(longestTask, taskMs);
+      pendingWork += load.pending() * Math.max(1, d.get().ms());
+      freeBeforeHorizon += estimates.freeBefore(load.stageId(), load.attempt(), d.get(), horizon, nowMs);
     }
-    double latency = startLatencyMs();
-    int have = Math.max(target, monitor.executorCount());
-    double slots = s.tasksPerExecutor();
-    double doneBeforeNewOnesArrive = have * slots * latency;
-    if (left <= doneBeforeNewOnesArrive) {
+    int registered = monitor.executorCount();
+    int have = Math.max(target, registered);
+    double idleSlots = Math.max(0, registered * slots - estimates.running());
+    double comingSlots = Math.max(0, (have - registered) * slots);
+    freeBeforeHorizon += idleSlots * horizon + comingSlots * (horizon - latency);
+    if (pendingWork <= freeBeforeHorizon) {
       return new Backlog(have, unknown);
     }
-    double worthEach = slots * Math.max(longestTask, latency);
-    double worth = Math.max(have, Math.floor((left - doneBeforeNewOnesArrive) / worthEach));
-    return new Backlog((int) Math.min(Integer.MAX_VALUE, worth), unknown);
+    double extra = Math.floor((pendingWork - freeBeforeHorizon) / (slots * worthLatencies * latency));
+    return new Backlog((int) Math.min(Integer.MAX_VALUE, have + extra), unknown);
   }
 
   private String raiseTo(int worth, int needed, String why) {
@@ -265,14 +296,26 @@ public final class ElasticPolicy implements AllocationPolicy {
     probed = 0;
   }
 
+  /** How much work a new executor must find, given how busy our executors were lately. */
+  double worthLatencies() {
+    double busy = utilization.busyShare();
+    return WORTH_LATENCIES_BUSY + (WORTH_LATENCIES_IDLE - WORTH_LATENCIES_BUSY) * (1 - busy);
+  }
+
   private double startLatencyMs() {
     return estimates.startLatencyMs().orElse(PRIOR_START_LATENCY_MS);
   }
 
-  /** Idle longer than it takes to get an executor back is paid for nothing; the user's timeout caps it. */
+  /**
+   * How long an idle executor is kept: long enough to be reused after the gaps this job has shown
+   * between an executor's tasks (their 90th percentile), and at least a few start latencies —
+   * idling longer than it takes to get an executor back is paid for nothing. The user's
+   * {@code executorIdleTimeout} caps it.
+   */
   Duration idleTimeout() {
     long byLatency = (long) (IDLE_LATENCIES * startLatencyMs());
-    Duration adaptive = Duration.ofMillis(Math.max(MIN_IDLE.toMillis(), byLatency));
+    long byGaps = reuseGaps.percentile90Ms();
+    Duration adaptive = Duration.ofMillis(Math.max(MIN_IDLE.toMillis(), Math.max(byLatency, byGaps + REUSE_MARGIN_MS)));
     return adaptive.compareTo(s.idleTimeout()) < 0 ? adaptive : s.idleTimeout();
   }
 
@@ -284,6 +327,7 @@ public final class ElasticPolicy implements AllocationPolicy {
         continue;
       }
       out.add(id);
+      removedIdleSince.add(monitor.idleSinceMs(id));
       monitor.markPendingRemoval(id);
       remaining--;
     }

@@ -146,6 +146,12 @@ public final class ExecutorMonitor {
           ? Long.parseLong(s) : Long.MAX_VALUE)
       .thenComparing(Comparator.naturalOrder());
 
+  /** Since when the executor has run no task, or -1 when it is busy or unknown. */
+  public long idleSinceMs(String id) {
+    Tracked t = executors.get(id);
+    return t == null || t.runningTasks > 0 ? -1 : t.idleSinceMs;
+  }
+
   public boolean isIdle(String id) {
     Tracked t = executors.get(id);
     return t != null && t.runningTasks == 0;

@@ -52,16 +52,20 @@ final class TaskEstimates {
     }
   }
 
+  /** A stage's task duration, and whether it was measured (finished tasks) or only bounded. */
+  record Duration(double ms, boolean measured) {}
+
   /**
-   * A stage's task duration: the median of its finished tasks; before any finished, the longest
-   * its running tasks have run so far (they take at least that). Empty when nothing is known yet.
+   * A stage's task duration: the median of its finished tasks; before any finished, twice the
+   * longest its running tasks have run (a task that has run for t has, as often as not, about t
+   * left). Empty when nothing of the stage has run yet.
    */
-  OptionalDouble taskMs(int stageId, int attempt, long nowMs) {
+  java.util.Optional<Duration> taskMs(int stageId, int attempt, long nowMs) {
     List<Long> samples = finished.get(key(stageId, attempt));
     if (samples != null && !samples.isEmpty()) {
       List<Long> sorted = new ArrayList<>(samples);
       Collections.sort(sorted);
-      return OptionalDouble.of(sorted.get(sorted.size() / 2));
+      return java.util.Optional.of(new Duration(sorted.get(sorted.size() / 2), true));
     }
     long longestRunning = -1;
     for (Map.Entry<TaskInfo, Long> e : startedAt.entrySet()) {
@@ -71,18 +75,30 @@ final class TaskEstimates {
     }
     // Other stages' durations say little about this one's (measured: using them as a prior
     // over-asked by 15x on rapids_yarn_rp_sql_da); a running task's age is a sure lower bound.
-    return longestRunning < 0 ? OptionalDouble.empty() : OptionalDouble.of(longestRunning);
+    return longestRunning < 0 ? java.util.Optional.empty()
+        : java.util.Optional.of(new Duration(2.0 * Math.max(1, longestRunning), false));
   }
 
-  /** Work left in the stage's running tasks, if each takes {@code taskMs}: at least 0 each. */
-  double runningRemainingMs(int stageId, int attempt, double taskMs, long nowMs) {
-    double left = 0;
+  /**
+   * Slot-time the stage's running tasks leave free before {@code horizonMs} from now: each task's
+   * slot frees when it ends — after the duration minus its age when measured, after its age again
+   * when only bounded.
+   */
+  double freeBefore(int stageId, int attempt, Duration d, double horizonMs, long nowMs) {
+    double free = 0;
     for (Map.Entry<TaskInfo, Long> e : startedAt.entrySet()) {
       if (e.getKey().stageId() == stageId && e.getKey().attempt() == attempt) {
-        left += Math.max(0, taskMs - (nowMs - e.getValue()));
+        long age = nowMs - e.getValue();
+        double remaining = d.measured() ? Math.max(0, d.ms() - age) : age;
+        free += Math.max(0, horizonMs - remaining);
       }
     }
-    return left;
+    return free;
+  }
+
+  /** Running tasks, over all stages. */
+  int running() {
+    return startedAt.size();
   }
 
   OptionalDouble startLatencyMs() {

@@ -89,15 +89,15 @@ class ElasticPolicyTest {
   }
 
   @Test
-  void idleExecutorsGoAfterTwoStartLatenciesAndNeverABusyOne() {
+  void idleExecutorsGoAfterAStartLatencyOrTwoSecondsAndNeverABusyOne() {
     ElasticPolicy p = policy(1, 10, 1);
     executors(p, 4, 1_500);
     p.stageSubmitted(StageInfo.simple(0, 1), now);
     TaskInfo busy = new TaskInfo(0, 0, 0, "4", false);
     p.taskStarted(busy, now);
-    assertEquals(List.of(), p.tick(now += 2_999).remove());
+    assertEquals(List.of(), p.tick(now += 1_999).remove());
     PolicyDecision d = p.tick(now += 1);
-    assertEquals(List.of("1", "2", "3"), d.remove(), "3 s = 2 x 1.5 s; the busy one stays, and it is the target");
+    assertEquals(List.of("1", "2", "3"), d.remove(), "max(1 x 1.5 s, 2 s); the busy one stays, and it is the target");
     assertEquals(1, d.target());
   }
 
@@ -108,6 +108,35 @@ class ElasticPolicyTest {
     p.stageSubmitted(StageInfo.simple(0, 1), now);
     p.stageCompleted(0, 0, now);
     assertEquals(List.of("1", "2"), p.tick(now += 1_000).remove());
+  }
+
+  @Test
+  void anIdleExecutorIsKeptThroughTheGapsThisJobShows() {
+    ElasticPolicy p = policy(0, 10, 0);
+    executors(p, 1, 500);
+    for (int stage = 0; stage < 5; stage++) {
+      p.stageSubmitted(StageInfo.simple(stage, 1), now);
+      finishTasks(p, stage, 0, 1, 100);
+      p.stageCompleted(stage, 0, now);
+      p.tick(now);
+      now += 5_000;
+    }
+    assertTrue(p.idleTimeout().toMillis() >= 5_000, "kept through the 5 s gaps: " + p.idleTimeout());
+  }
+
+  @Test
+  void busyExecutorsLowerTheBarForNewOnes() {
+    ElasticPolicy idle = policy(0, 10, 0);
+    ElasticPolicy busy = policy(0, 10, 0);
+    idle.executorAdded("1", 1_000, now);
+    busy.executorAdded("1", 1_000, now);
+    busy.stageSubmitted(StageInfo.simple(0, 1), now);
+    busy.taskStarted(new TaskInfo(0, 0, 0, "1", false), now);
+    for (int i = 0; i < 100; i++) {
+      idle.tick(now + i * 100L);
+      busy.tick(now + i * 100L);
+    }
+    assertTrue(busy.worthLatencies() < idle.worthLatencies());
   }
 
   @Test
