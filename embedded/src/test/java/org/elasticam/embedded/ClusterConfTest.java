@@ -55,8 +55,10 @@ class ClusterConfTest {
     assertEquals("256", ClusterConf.shared(s).get(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB));
     assertNull(ClusterConf.shared(s).get(YarnConfiguration.YARN_APPLICATION_CLASSPATH));
 
-    Settings withCp = s.withApplicationClasspath(List.of("/conf", "/lib/*"));
-    assertEquals("/conf,/lib/*", ClusterConf.shared(withCp).get(YarnConfiguration.YARN_APPLICATION_CLASSPATH));
+    Settings withCp = s.withApplicationClasspath(List.of("/hadoop/conf", "/lib/*"));
+    // The cluster's own conf dir comes first: containers find the ResourceManager through it.
+    assertEquals(work.resolve("conf").toAbsolutePath() + ",/hadoop/conf,/lib/*",
+        ClusterConf.shared(withCp).get(YarnConfiguration.YARN_APPLICATION_CLASSPATH));
   }
 
   @Test
