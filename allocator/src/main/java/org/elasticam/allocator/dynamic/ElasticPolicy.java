@@ -172,18 +172,7 @@ public final class ElasticPolicy implements AllocationPolicy {
 
   /** Spark's need: the most executors the running and pending tasks can use. */
   int maxNeeded() {
-    int perExecutor = s.tasksPerExecutor();
-    int tasks = work.pendingTasks() + work.pendingSpeculativeTasks() + work.runningTasks();
-    int needed = (int) Math.ceil(tasks * s.allocationRatio() / perExecutor);
-    if (perExecutor > 1 && needed == 1 && work.pendingSpeculativeTasks() > 0) {
-      needed = 2;
-    }
-    int unschedulable = work.unschedulableTaskSets();
-    if (unschedulable > 0) {
-      needed = Math.max(needed, monitor.executorCount()
-          + (int) Math.ceil(unschedulable * s.allocationRatio() / perExecutor));
-    }
-    return needed;
+    return PolicyRules.maxNeeded(s, work, monitor);
   }
 
   private String updateTarget(long nowMs) {
@@ -320,18 +309,7 @@ public final class ElasticPolicy implements AllocationPolicy {
   }
 
   private List<String> removeIdle(List<String> timedOut) {
-    List<String> out = new ArrayList<>();
-    int remaining = monitor.executorCount() - monitor.pendingRemovalCount();
-    for (String id : timedOut) {
-      if (remaining - 1 < s.minExecutors() || remaining - 1 < target) {
-        continue;
-      }
-      out.add(id);
-      removedIdleSince.add(monitor.idleSinceMs(id));
-      monitor.markPendingRemoval(id);
-      remaining--;
-    }
-    return out;
+    return PolicyRules.removable(timedOut, s, monitor, target, id -> removedIdleSince.add(monitor.idleSinceMs(id)));
   }
 
   /** After an AM restart: start from the executors still alive, not from the initial target. */

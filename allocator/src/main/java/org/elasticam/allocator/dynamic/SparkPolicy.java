@@ -1,6 +1,5 @@
 package org.elasticam.allocator.dynamic;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -142,19 +141,7 @@ public final class SparkPolicy implements AllocationPolicy {
    * x allocation ratio / tasks per executor, rounded up; raised for task sets no executor can run.
    */
   int maxNeeded() {
-    int perExecutor = s.tasksPerExecutor();
-    int tasks = work.pendingTasks() + work.pendingSpeculativeTasks() + work.runningTasks();
-    int needed = (int) Math.ceil(tasks * s.allocationRatio() / perExecutor);
-    if (perExecutor > 1 && needed == 1 && work.pendingSpeculativeTasks() > 0) {
-      // A speculative copy may not run beside its original.
-      needed = 2;
-    }
-    int unschedulable = work.unschedulableTaskSets();
-    if (unschedulable > 0) {
-      int extra = (int) Math.ceil(unschedulable * s.allocationRatio() / perExecutor);
-      needed = Math.max(needed, monitor.executorCount() + extra);
-    }
-    return needed;
+    return PolicyRules.maxNeeded(s, work, monitor);
   }
 
   private String updateTarget(long nowMs) {
@@ -193,17 +180,7 @@ public final class SparkPolicy implements AllocationPolicy {
 
   /** Removes timed-out executors, never below the minimum or the target (an idle kill keeps the target). */
   private List<String> removeIdle(List<String> timedOut) {
-    List<String> out = new ArrayList<>();
-    int remaining = monitor.executorCount() - monitor.pendingRemovalCount();
-    for (String id : timedOut) {
-      if (remaining - 1 < s.minExecutors() || remaining - 1 < target) {
-        continue;
-      }
-      out.add(id);
-      monitor.markPendingRemoval(id);
-      remaining--;
-    }
-    return out;
+    return PolicyRules.removable(timedOut, s, monitor, target, id -> { });
   }
 
   @Override
