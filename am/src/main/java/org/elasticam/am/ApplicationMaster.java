@@ -238,9 +238,11 @@ public final class ApplicationMaster {
           "executor_seconds", Math.round(seconds * 1000) / 1000.0, "am_heap_mb", heapMb);
       return null;
     });
+    // Staging goes first: a client that sees the application finished may rely on it being gone,
+    // and nothing needs the files now that every container is released.
+    cleanUpStaging();
     amClient.unregisterApplicationMaster(status, outcome.diagnostics(), trackingUrl);
     LOG.info("Unregistered with final status {}: {}", status, outcome.diagnostics());
-    cleanUpStaging();
     return exitCode(outcome, allocator);
   }
 
