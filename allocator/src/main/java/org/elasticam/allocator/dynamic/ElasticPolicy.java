@@ -30,7 +30,7 @@ import java.util.OptionalDouble;
  *
  * After an AM restart it resumes from the executors still alive instead of the initial target.
  */
-public final class ElasticPolicy implements AllocationPolicy {
+public final class ElasticPolicy extends TrackingPolicy {
 
   /** How many start latencies an idle executor is kept. */
   static final double IDLE_LATENCIES = 1.0;
@@ -48,25 +48,17 @@ public final class ElasticPolicy implements AllocationPolicy {
   /** The start latency assumed before one was observed. */
   static final long PRIOR_START_LATENCY_MS = 3_000;
 
-  private final PolicySettings s;
-  private final WorkloadTracker work = new WorkloadTracker();
-  private final ExecutorMonitor monitor;
   private final TaskEstimates estimates = new TaskEstimates();
   private final ReuseGaps reuseGaps = new ReuseGaps();
   private final Utilization utilization = new Utilization();
   /** When the executors removed since the last new stage had gone idle: regret shows up as a gap too. */
   private final java.util.List<Long> removedIdleSince = new java.util.ArrayList<>();
-  private int target;
-  private boolean initializing = true;
   private long backlogSinceMs = -1;
   private long nextRampMs = Long.MAX_VALUE;
   private int rampStep = 1;
 
   public ElasticPolicy(PolicySettings settings) {
-    this.s = settings;
-    this.monitor = new ExecutorMonitor(s.idleTimeout(), s.cachedIdleTimeout(), s.shuffleTimeout(),
-        s.shuffleTrackingActive());
-    this.target = s.initialExecutors();
+    super(settings);
   }
 
   @Override
@@ -133,49 +125,21 @@ public final class ElasticPolicy implements AllocationPolicy {
     estimates.executorStarted(startLatencyMs);
   }
 
-  @Override
-  public void executorRemoved(String executorId, long nowMs) {
-    monitor.executorRemoved(executorId);
-  }
-
-  @Override
-  public void cachedData(String executorId, boolean holds, long nowMs) {
-    monitor.cachedData(executorId, holds);
-  }
-
-  @Override
-  public void shuffleOutput(String executorId, int shuffleId, long nowMs) {
-    monitor.shuffleOutput(executorId, shuffleId);
-  }
-
-  @Override
-  public void shuffleCleaned(int shuffleId, long nowMs) {
-    monitor.shuffleCleaned(shuffleId);
-  }
-
   // ---- the tick ------------------------------------------------------------------------------
 
   @Override
-  public PolicyDecision tick(long nowMs) {
+  protected void beforeTick(long nowMs) {
     utilization.sample(monitor.executorCount() * s.tasksPerExecutor(), work.runningTasks());
     monitor.setIdleTimeout(idleTimeout());
-    List<String> timedOut = monitor.timedOut(nowMs);
-    if (!timedOut.isEmpty()) {
-      initializing = false;
-    }
-    int previous = target;
-    String reason = initializing ? "" : updateTarget(nowMs);
-    List<String> remove = removeIdle(timedOut);
-    return new PolicyDecision(target, previous, reason, remove, work.localityAwareTasks(),
-        work.hostToLocalTaskCount(), work.pendingTasks(), work.runningTasks());
   }
 
-  /** Spark's need: the most executors the running and pending tasks can use. */
-  int maxNeeded() {
-    return PolicyRules.maxNeeded(s, work, monitor);
+  @Override
+  protected void removing(String executorId) {
+    removedIdleSince.add(monitor.idleSinceMs(executorId));
   }
 
-  private String updateTarget(long nowMs) {
+  @Override
+  protected String updateTarget(long nowMs) {
     int needed = maxNeeded();
     if (needed < target) {
       int old = target;
@@ -308,19 +272,10 @@ public final class ElasticPolicy implements AllocationPolicy {
     return adaptive.compareTo(s.idleTimeout()) < 0 ? adaptive : s.idleTimeout();
   }
 
-  private List<String> removeIdle(List<String> timedOut) {
-    return PolicyRules.removable(timedOut, s, monitor, target, id -> removedIdleSince.add(monitor.idleSinceMs(id)));
-  }
-
   /** After an AM restart: start from the executors still alive, not from the initial target. */
   @Override
   public void reset(long nowMs) {
     target = Math.max(Math.min(s.maxExecutors(), monitor.executorCount()), s.initialExecutors());
     resetRamp();
-  }
-
-  @Override
-  public int target() {
-    return target;
   }
 }

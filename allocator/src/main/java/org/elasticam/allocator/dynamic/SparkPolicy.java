@@ -9,23 +9,15 @@ import java.util.List;
  * backlogged for the backlog timeout, then every sustained timeout, capped by the need and the
  * bounds; idle executors past their deadline are removed, never below the minimum or the target.
  */
-public final class SparkPolicy implements AllocationPolicy {
+public final class SparkPolicy extends TrackingPolicy {
 
   private static final long NOT_SET = Long.MAX_VALUE;
 
-  private final PolicySettings s;
-  private final WorkloadTracker work = new WorkloadTracker();
-  private final ExecutorMonitor monitor;
-  private int target;
   private int numToAdd = 1;
   private long addTimeMs = NOT_SET;
-  private boolean initializing = true;
 
   public SparkPolicy(PolicySettings settings) {
-    this.s = settings;
-    this.monitor = new ExecutorMonitor(s.idleTimeout(), s.cachedIdleTimeout(), s.shuffleTimeout(),
-        s.shuffleTrackingActive());
-    this.target = s.initialExecutors();
+    super(settings);
   }
 
   @Override
@@ -89,26 +81,6 @@ public final class SparkPolicy implements AllocationPolicy {
     monitor.executorAdded(executorId, nowMs);
   }
 
-  @Override
-  public void executorRemoved(String executorId, long nowMs) {
-    monitor.executorRemoved(executorId);
-  }
-
-  @Override
-  public void cachedData(String executorId, boolean holds, long nowMs) {
-    monitor.cachedData(executorId, holds);
-  }
-
-  @Override
-  public void shuffleOutput(String executorId, int shuffleId, long nowMs) {
-    monitor.shuffleOutput(executorId, shuffleId);
-  }
-
-  @Override
-  public void shuffleCleaned(int shuffleId, long nowMs) {
-    monitor.shuffleCleaned(shuffleId);
-  }
-
   /** Set once, not moved by later calls: the backlog must last the whole timeout. */
   private void backlogged(long nowMs) {
     if (addTimeMs == NOT_SET) {
@@ -124,27 +96,7 @@ public final class SparkPolicy implements AllocationPolicy {
   // ---- the tick ------------------------------------------------------------------------------
 
   @Override
-  public PolicyDecision tick(long nowMs) {
-    List<String> timedOut = monitor.timedOut(nowMs);
-    if (!timedOut.isEmpty()) {
-      initializing = false;
-    }
-    int previous = target;
-    String reason = initializing ? "" : updateTarget(nowMs);
-    List<String> remove = removeIdle(timedOut);
-    return new PolicyDecision(target, previous, reason, remove, work.localityAwareTasks(),
-        work.hostToLocalTaskCount(), work.pendingTasks(), work.runningTasks());
-  }
-
-  /**
-   * Executors the running and pending tasks need: (pending + pending speculative copies + running)
-   * x allocation ratio / tasks per executor, rounded up; raised for task sets no executor can run.
-   */
-  int maxNeeded() {
-    return PolicyRules.maxNeeded(s, work, monitor);
-  }
-
-  private String updateTarget(long nowMs) {
+  protected String updateTarget(long nowMs) {
     int needed = maxNeeded();
     if (needed < target) {
       int old = target;
@@ -178,22 +130,12 @@ public final class SparkPolicy implements AllocationPolicy {
     return "tasks backlogged: +" + delta + " (need " + needed + ")";
   }
 
-  /** Removes timed-out executors, never below the minimum or the target (an idle kill keeps the target). */
-  private List<String> removeIdle(List<String> timedOut) {
-    return PolicyRules.removable(timedOut, s, monitor, target, id -> { });
-  }
-
   @Override
   public void reset(long nowMs) {
     addTimeMs = nowMs;
     target = s.initialExecutors();
     numToAdd = 1;
     monitor.clear();
-  }
-
-  @Override
-  public int target() {
-    return target;
   }
 
   /** For tests and metrics: the size of the next add round. */
