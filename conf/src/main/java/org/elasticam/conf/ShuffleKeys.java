@@ -2,11 +2,17 @@ package org.elasticam.conf;
 
 import static org.elasticam.conf.ConfigKey.key;
 
+import java.time.Duration;
+
 /**
  * The external shuffle service. {@code elasticam.shuffle.service.*} is read by the AM;
- * {@code elasticam.shuffle.port} and the limits are read by the NodeManager from its yarn-site.xml.
+ * {@code elasticam.shuffle.client.*} by executors fetching blocks; the rest (port, limits, TLS,
+ * recovery) by the NodeManager's aux service from the NodeManager's yarn-site.xml.
  */
 public final class ShuffleKeys {
+
+  private static final String P = "elasticam.shuffle.";
+  private static final String C = P + "client.";
 
   public static final ConfigKey<Boolean> SERVICE_ENABLED =
       key("elasticam.shuffle.service.enabled", ValueType.BOOLEAN)
@@ -20,16 +26,115 @@ public final class ShuffleKeys {
       .doc("The aux-service name configured in yarn.nodemanager.aux-services.")
       .build();
 
-  public static final ConfigKey<Integer> PORT = key("elasticam.shuffle.port", ValueType.INT)
+  public static final ConfigKey<Integer> PORT = key(P + "port", ValueType.INT)
       .defaultValue(7447)
       .check(v -> v >= 0 && v <= 65535, "must be a port number (0-65535)")
       .doc("NodeManager side: the port the shuffle service listens on (0 = any).")
       .build();
 
-  public static final ConfigKey<Integer> MAX_CONNECTIONS = key("elasticam.shuffle.maxConnections", ValueType.INT)
+  public static final ConfigKey<String> HOST = key(P + "host", ValueType.STRING)
+      .defaultDoc("(all interfaces)")
+      .doc("NodeManager side: the address the shuffle service binds to.")
+      .build();
+
+  public static final ConfigKey<Integer> MAX_CONNECTIONS = key(P + "maxConnections", ValueType.INT)
       .defaultValue(1024)
       .check(v -> v >= 1, "must be >= 1")
       .doc("NodeManager side: open connections beyond this get 429 and Retry-After.")
+      .build();
+
+  public static final ConfigKey<Duration> RETRY_AFTER = key(P + "retryAfter", ValueType.SECONDS)
+      .defaultValue(Duration.ofSeconds(1))
+      .check(v -> v.toMillis() >= 1000 && v.toSeconds() <= 3600, "must be between 1s and 1h")
+      .doc("NodeManager side: the Retry-After a client is told with 429 (too many connections) or 503 (busy).")
+      .build();
+
+  public static final ConfigKey<ByteSize> MAX_IN_FLIGHT_BYTES = key(P + "maxInFlightBytes", ValueType.MEBIBYTES)
+      .defaultValue(ByteSize.ofMebibytes(256))
+      .check(v -> v.bytes() >= 1024 * 1024, "must be at least 1m")
+      .doc("NodeManager side: bytes of accepted responses not yet written; further requests wait.")
+      .build();
+
+  public static final ConfigKey<Duration> IDLE_TIMEOUT = key(P + "idleTimeout", ValueType.SECONDS)
+      .defaultValue(Duration.ofSeconds(60))
+      .check(v -> v.toMillis() >= 100, "must be at least 100ms")
+      .doc("NodeManager side: a connection that neither reads nor makes write progress this long is closed.")
+      .build();
+
+  public static final ConfigKey<Integer> IO_THREADS = key(P + "ioThreads", ValueType.INT)
+      .defaultValue(0)
+      .check(v -> v >= 0, "must be >= 0")
+      .doc("NodeManager side: Netty event-loop threads (0 = 2 x cores).")
+      .build();
+
+  public static final ConfigKey<Integer> DISK_THREADS = key(P + "diskThreads", ValueType.INT)
+      .defaultValue(8)
+      .check(v -> v >= 1, "must be >= 1")
+      .doc("NodeManager side: threads that open index and data files, off the event loop.")
+      .build();
+
+  public static final ConfigKey<Duration> SIGNATURE_MAX_AGE = key(P + "signatureMaxAge", ValueType.SECONDS)
+      .defaultValue(Duration.ofMinutes(5))
+      .check(v -> v.toMillis() >= 1000, "must be at least 1s")
+      .doc("NodeManager side: a signed request older (or further in the future) than this gets 401.")
+      .build();
+
+  public static final ConfigKey<Boolean> SSL_ENABLED = key(P + "ssl.enabled", ValueType.BOOLEAN)
+      .defaultValue(false)
+      .doc("NodeManager side: serve TLS, with the keystore of Hadoop's ssl-server.xml (no zero-copy).")
+      .build();
+
+  public static final ConfigKey<Boolean> DELETE_ON_STOP = key(P + "deleteOnStop", ValueType.BOOLEAN)
+      .defaultValue(false)
+      .doc("NodeManager side: delete an application's shuffle files at stopApplication (else YARN does).")
+      .build();
+
+  public static final ConfigKey<Duration> RECOVERY_SWEEP_INTERVAL = key(P + "recovery.sweepInterval", ValueType.SECONDS)
+      .defaultValue(Duration.ofMinutes(10))
+      .check(v -> v.toMillis() >= 100, "must be at least 100ms")
+      .doc("NodeManager side: how often recovered applications whose directories YARN removed are dropped.")
+      .build();
+
+  public static final ConfigKey<String> METRICS_NAME = key(P + "metricsName", ValueType.STRING)
+      .defaultValue("ElasticamShuffle")
+      .check(v -> v.matches("[A-Za-z][A-Za-z0-9_-]*"), "must match [A-Za-z][A-Za-z0-9_-]*")
+      .doc("NodeManager side: the metrics2 source name (JMX name=...); distinct per service in one JVM.")
+      .build();
+
+  public static final ConfigKey<ByteSize> CLIENT_MAX_BYTES_IN_FLIGHT = key(C + "maxBytesInFlight", ValueType.MEBIBYTES)
+      .defaultValue(ByteSize.ofMebibytes(48))
+      .check(v -> v.bytes() >= 1024 * 1024, "must be at least 1m")
+      .doc("Fetched bytes held at once by one client; a larger response waits until it is alone.")
+      .build();
+
+  public static final ConfigKey<Integer> CLIENT_MAX_REQUESTS_IN_FLIGHT = key(C + "maxRequestsInFlight", ValueType.INT)
+      .defaultValue(16)
+      .check(v -> v >= 1 && v <= 1024, "must be between 1 and 1024")
+      .doc("Fetch requests one client has outstanding at once (one thread and connection each).")
+      .build();
+
+  public static final ConfigKey<Integer> CLIENT_MAX_RETRIES = key(C + "maxRetries", ValueType.INT)
+      .defaultValue(3)
+      .check(v -> v >= 0, "must be >= 0")
+      .doc("Retries of a request after a connection-level failure, 429 or 503.")
+      .build();
+
+  public static final ConfigKey<Duration> CLIENT_RETRY_WAIT = key(C + "retryWait", ValueType.SECONDS)
+      .defaultValue(Duration.ofSeconds(5))
+      .check(v -> v.toMinutes() < 10, "must be under 10min")
+      .doc("Wait before a retry, unless the service sent Retry-After.")
+      .build();
+
+  public static final ConfigKey<Duration> CLIENT_CONNECT_TIMEOUT = key(C + "connectTimeout", ValueType.SECONDS)
+      .defaultValue(Duration.ofSeconds(10))
+      .check(v -> v.toMillis() >= 1, "must be positive")
+      .doc("Connecting to a shuffle service.")
+      .build();
+
+  public static final ConfigKey<Duration> CLIENT_READ_TIMEOUT = key(C + "readTimeout", ValueType.SECONDS)
+      .defaultValue(Duration.ofSeconds(120))
+      .check(v -> v.toMillis() >= 1, "must be positive")
+      .doc("A read that makes no progress this long fails the attempt (and is retried).")
       .build();
 
   private ShuffleKeys() {}

@@ -134,7 +134,27 @@ final class ClusterConf {
     c.set(YarnConfiguration.NM_LOCAL_DIRS, ClusterFiles.nodeManagerDir(s, a.index()).resolve("local").toString());
     c.set(YarnConfiguration.NM_LOG_DIRS, ClusterFiles.nodeManagerDir(s, a.index()).resolve("logs").toString());
     c.set(YarnConfiguration.NM_RECOVERY_DIR, ClusterFiles.nodeManagerDir(s, a.index()).resolve("recovery").toString());
+    if (s.shuffleService().installed()) {
+      shuffleService(c, s.shuffleService(), a);
+    }
     return c;
+  }
+
+  /**
+   * The README's yarn-site.xml for the shuffle service, plus what several NodeManagers in one JVM
+   * need apart: each its own address, port and metrics name.
+   */
+  static void shuffleService(Configuration c, ShuffleServiceInstall install, NodeAddress a) {
+    String name = ShuffleServiceInstall.SERVICE_NAME;
+    String services = c.getTrimmed(YarnConfiguration.NM_AUX_SERVICES, "");
+    c.set(YarnConfiguration.NM_AUX_SERVICES, services.isEmpty() ? name : services + "," + name);
+    c.set("yarn.nodemanager.aux-services." + name + ".class", ShuffleServiceInstall.SERVICE_CLASS);
+    if (install.mode() == ShuffleServiceInstall.Mode.ISOLATED) {
+      c.set("yarn.nodemanager.aux-services." + name + ".classpath", install.jar().toString());
+    }
+    c.setInt("elasticam.shuffle.port", a.shufflePort());
+    c.set("elasticam.shuffle.host", a.host());
+    c.set("elasticam.shuffle.metricsName", "ElasticamShuffle-nm" + a.index());
   }
 
   private static List<String> rmAddressKeys() {

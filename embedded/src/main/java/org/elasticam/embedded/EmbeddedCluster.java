@@ -1,6 +1,7 @@
 package org.elasticam.embedded;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,6 +43,7 @@ public final class EmbeddedCluster implements AutoCloseable {
    *     {@code workDir/cluster.log} instead of the console; tests turn it off and keep their own
    *     log4j.properties
    * @param startTimeout how long start and restart wait for nodes to be RUNNING
+   * @param shuffleService whether each NodeManager gets the shuffle service, and how (default: not)
    */
   public record Settings(
       Path workDir,
@@ -52,7 +54,8 @@ public final class EmbeddedCluster implements AutoCloseable {
       List<String> applicationClasspath,
       Map<String, String> extraConf,
       boolean logToFile,
-      Duration startTimeout) {
+      Duration startTimeout,
+      ShuffleServiceInstall shuffleService) {
 
     public Settings {
       Objects.requireNonNull(workDir, "workDir");
@@ -65,31 +68,33 @@ public final class EmbeddedCluster implements AutoCloseable {
       check(!startTimeout.isNegative() && !startTimeout.isZero(), "startTimeout must be positive", startTimeout);
       applicationClasspath = List.copyOf(applicationClasspath);
       extraConf = Map.copyOf(extraConf);
+      Objects.requireNonNull(shuffleService, "shuffleService");
     }
 
     /** Two NodeManagers of 4096 MB and 4 vcores, free ports, logging to a file. */
     public static Settings in(Path workDir) {
-      return new Settings(workDir, 2, 4096, 4, 0, List.of(), Map.of(), true, Duration.ofSeconds(60));
+      return new Settings(workDir, 2, 4096, 4, 0, List.of(), Map.of(), true, Duration.ofSeconds(60),
+          ShuffleServiceInstall.none());
     }
 
     public Settings withNodeManagers(int n) {
       return new Settings(workDir, n, nodeMemoryMb, nodeVcores, basePort, applicationClasspath, extraConf,
-          logToFile, startTimeout);
+          logToFile, startTimeout, shuffleService);
     }
 
     public Settings withNodeResources(int memoryMb, int vcores) {
       return new Settings(workDir, nodeManagers, memoryMb, vcores, basePort, applicationClasspath, extraConf,
-          logToFile, startTimeout);
+          logToFile, startTimeout, shuffleService);
     }
 
     public Settings withBasePort(int port) {
       return new Settings(workDir, nodeManagers, nodeMemoryMb, nodeVcores, port, applicationClasspath, extraConf,
-          logToFile, startTimeout);
+          logToFile, startTimeout, shuffleService);
     }
 
     public Settings withApplicationClasspath(List<String> paths) {
       return new Settings(workDir, nodeManagers, nodeMemoryMb, nodeVcores, basePort, paths, extraConf,
-          logToFile, startTimeout);
+          logToFile, startTimeout, shuffleService);
     }
 
     /** Adds (or replaces) one key of {@link #extraConf()}. */
@@ -97,17 +102,23 @@ public final class EmbeddedCluster implements AutoCloseable {
       Map<String, String> conf = new LinkedHashMap<>(extraConf);
       conf.put(key, value);
       return new Settings(workDir, nodeManagers, nodeMemoryMb, nodeVcores, basePort, applicationClasspath, conf,
-          logToFile, startTimeout);
+          logToFile, startTimeout, shuffleService);
     }
 
     public Settings withLogToFile(boolean toFile) {
       return new Settings(workDir, nodeManagers, nodeMemoryMb, nodeVcores, basePort, applicationClasspath, extraConf,
-          toFile, startTimeout);
+          toFile, startTimeout, shuffleService);
     }
 
     public Settings withStartTimeout(Duration timeout) {
       return new Settings(workDir, nodeManagers, nodeMemoryMb, nodeVcores, basePort, applicationClasspath, extraConf,
-          logToFile, timeout);
+          logToFile, timeout, shuffleService);
+    }
+
+    /** Installs the shuffle service in every NodeManager, as the README says (see {@link ShuffleServiceInstall}). */
+    public Settings withShuffleService(ShuffleServiceInstall install) {
+      return new Settings(workDir, nodeManagers, nodeMemoryMb, nodeVcores, basePort, applicationClasspath, extraConf,
+          logToFile, startTimeout, install);
     }
 
     private static void check(boolean ok, String rule, Object value) {
@@ -181,7 +192,8 @@ public final class EmbeddedCluster implements AutoCloseable {
     int basePort = settings.basePort() != 0 ? settings.basePort() : Ports.freeBase(settings.nodeManagers());
     for (int i = 0; i < settings.nodeManagers(); i++) {
       NodeAddress address = NodeAddress.of(i, basePort);
-      NodeManagerHandle nm = new NodeManagerHandle(address, ClusterConf.nodeManager(clientSite, settings, address));
+      NodeManagerHandle nm = new NodeManagerHandle(address, ClusterConf.nodeManager(clientSite, settings, address),
+          settings.shuffleService());
       nodeManagers.add(nm);
       nm.start();
     }
@@ -279,6 +291,20 @@ public final class EmbeddedCluster implements AutoCloseable {
   public Path nodeManagerLogDir(int i) {
     checkIndex(i);
     return ClusterFiles.nodeManagerDir(settings, i).resolve("logs");
+  }
+
+  /**
+   * Where NodeManager {@code i}'s shuffle service listens: its loopback address and a fixed port
+   * (the same after {@link #restartNodeManager(int)}).
+   *
+   * @throws IllegalStateException when the cluster has no shuffle service
+   */
+  public InetSocketAddress shuffleServiceAddress(int i) {
+    if (!settings.shuffleService().installed()) {
+      throw new IllegalStateException("the cluster was started without the shuffle service");
+    }
+    NodeAddress a = nodeManager(i).address();
+    return InetSocketAddress.createUnresolved(a.host(), a.shufflePort());
   }
 
   /** The ResourceManager's web UI, {@code host:port}. */

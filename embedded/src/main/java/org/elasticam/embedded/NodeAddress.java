@@ -5,14 +5,14 @@ package org.elasticam.embedded;
  * distinct host per NodeManager, and fixed ports, because NodeManager recovery refuses an ephemeral
  * RPC port and a restarted NodeManager must come back with the same NodeId.
  */
-record NodeAddress(int index, String host, int rpcPort, int localizerPort, int webPort) {
+record NodeAddress(int index, String host, int rpcPort, int localizerPort, int webPort, int shufflePort) {
 
-  /** Ports each NodeManager takes from the base port; room to grow (aux services) below 10. */
+  /** Ports each NodeManager takes from the base port (rpc, localizer, web, shuffle service); room to grow below 10. */
   static final int PORTS_PER_NODE = 10;
 
   static NodeAddress of(int index, int basePort) {
     int first = basePort + PORTS_PER_NODE * index;
-    return new NodeAddress(index, "127.0.0." + (index + 1), first, first + 1, first + 2);
+    return new NodeAddress(index, "127.0.0." + (index + 1), first, first + 1, first + 2, first + 3);
   }
 
   String rpc() {
@@ -28,6 +28,6 @@ record NodeAddress(int index, String host, int rpcPort, int localizerPort, int w
   }
 
   int[] ports() {
-    return new int[] {rpcPort, localizerPort, webPort};
+    return new int[] {rpcPort, localizerPort, webPort, shufflePort};
   }
 }

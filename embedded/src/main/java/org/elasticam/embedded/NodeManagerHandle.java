@@ -19,25 +19,53 @@ final class NodeManagerHandle {
 
   private final NodeAddress address;
   private final Configuration conf;
+  private final ShuffleServiceInstall shuffle;
   private NodeManager nodeManager;
+  private NodeManagerClasspath classpath;
   private NodeId nodeId;
 
-  NodeManagerHandle(NodeAddress address, Configuration conf) {
+  NodeManagerHandle(NodeAddress address, Configuration conf, ShuffleServiceInstall shuffle) {
     this.address = address;
     this.conf = conf;
+    this.shuffle = shuffle;
+  }
+
+  NodeAddress address() {
+    return address;
   }
 
   /** Returns once the NodeManager has registered with the ResourceManager (registration is synchronous). */
   void start() {
     nodeManager = new NodeManager();
     // A copy: services write derived values into the conf they are given.
-    nodeManager.init(new YarnConfiguration(conf));
+    initWithClasspath(new YarnConfiguration(conf));
     // Guice web apps in one JVM share one servlet pipeline: the last one started answers for all,
     // so every NodeManager's UI would show the last NodeManager and the ResourceManager's UI would
     // be gone (404). Without NodeManager UIs the ResourceManager's works; container logs are on disk.
     nodeManager.disableWebServer();
     nodeManager.start();
     nodeId = nodeManager.getNMContext().getNodeId();
+  }
+
+  /**
+   * Initialises the NodeManager; with the shuffle jar "on its classpath", under a class loader that
+   * sees it (the NodeManager loads aux-service classes through a fresh Configuration, whose class
+   * loader is the thread's context loader). Each start is a new NodeManager process: a new loader.
+   */
+  private void initWithClasspath(Configuration c) {
+    if (shuffle.mode() != ShuffleServiceInstall.Mode.CLASSPATH) {
+      nodeManager.init(c);
+      return;
+    }
+    classpath = new NodeManagerClasspath(shuffle.jar(), NodeManagerHandle.class.getClassLoader());
+    Thread t = Thread.currentThread();
+    ClassLoader before = t.getContextClassLoader();
+    t.setContextClassLoader(classpath);
+    try {
+      nodeManager.init(c);
+    } finally {
+      t.setContextClassLoader(before);
+    }
   }
 
   NodeId nodeId() {
@@ -50,6 +78,14 @@ final class NodeManagerHandle {
    */
   void stopForRestart() {
     nodeManager.stop();
+    closeClasspath();
+  }
+
+  private void closeClasspath() {
+    if (classpath != null) {
+      classpath.closeQuietly();
+      classpath = null;
+    }
   }
 
   /**
@@ -68,6 +104,7 @@ final class NodeManagerHandle {
     } catch (RuntimeException e) {
       LOG.warn("Stopping NodeManager {} ({}) failed", address.index(), nodeId, e);
     }
+    closeClasspath();
   }
 
   /** A NodeManager started too early finds its old sockets still bound (BindException). */

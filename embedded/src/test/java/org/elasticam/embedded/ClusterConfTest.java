@@ -95,6 +95,30 @@ class ClusterConfTest {
   }
 
   @Test
+  void theShuffleServiceIsConfiguredAsTheReadmeSaysOnlyWhenAsked() throws Exception {
+    Settings plain = Settings.in(work);
+    YarnConfiguration none = ClusterConf.nodeManager(ClusterConf.shared(plain), plain, NodeAddress.of(0, 21000));
+    assertNull(none.get(YarnConfiguration.NM_AUX_SERVICES));
+
+    Path jar = Files.createFile(work.resolve("elasticam-shuffle-test.jar"));
+    Settings isolated = Settings.in(work).withShuffleService(ShuffleServiceInstall.isolated(jar))
+        .withConf(YarnConfiguration.NM_AUX_SERVICES, "other");
+    YarnConfiguration nm = ClusterConf.nodeManager(ClusterConf.shared(isolated), isolated, NodeAddress.of(1, 21000));
+    assertEquals("other,elasticam_shuffle", nm.get(YarnConfiguration.NM_AUX_SERVICES));
+    assertEquals("org.elasticam.shuffle.service.ElasticamShuffleService",
+        nm.get("yarn.nodemanager.aux-services.elasticam_shuffle.class"));
+    assertEquals(jar.toString(), nm.get("yarn.nodemanager.aux-services.elasticam_shuffle.classpath"));
+    assertEquals("21013", nm.get("elasticam.shuffle.port"));
+    assertEquals("127.0.0.2", nm.get("elasticam.shuffle.host"));
+    assertEquals("ElasticamShuffle-nm1", nm.get("elasticam.shuffle.metricsName"));
+
+    Settings cp = Settings.in(work).withShuffleService(ShuffleServiceInstall.onClasspath(jar));
+    YarnConfiguration onCp = ClusterConf.nodeManager(ClusterConf.shared(cp), cp, NodeAddress.of(0, 21000));
+    assertEquals("elasticam_shuffle", onCp.get(YarnConfiguration.NM_AUX_SERVICES));
+    assertNull(onCp.get("yarn.nodemanager.aux-services.elasticam_shuffle.classpath"));
+  }
+
+  @Test
   void containersGetThisJavaHomeWhenTheProcessHasNone() {
     String expected = System.getenv("JAVA_HOME") != null ? System.getenv("JAVA_HOME") : System.getProperty("java.home");
     EmbeddedContainerExecutor executor = new EmbeddedContainerExecutor();

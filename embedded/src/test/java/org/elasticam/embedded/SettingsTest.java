@@ -24,6 +24,7 @@ class SettingsTest {
     assertEquals(List.of(), s.applicationClasspath());
     assertEquals(Map.of(), s.extraConf());
     assertTrue(s.logToFile());
+    assertEquals(ShuffleServiceInstall.none(), s.shuffleService(), "existing users get no shuffle service");
   }
 
   @Test
@@ -59,5 +60,8 @@ class SettingsTest {
     assertThrows(IllegalArgumentException.class, () -> s.withBasePort(80));
     assertThrows(IllegalArgumentException.class, () -> s.withBasePort(65530));
     assertThrows(IllegalArgumentException.class, () -> s.withStartTimeout(Duration.ZERO));
+    IllegalArgumentException noJar = assertThrows(IllegalArgumentException.class,
+        () -> ShuffleServiceInstall.isolated(Path.of("no-such.jar")));
+    assertTrue(noJar.getMessage().contains("build shuffle-aux-service first"), noJar.getMessage());
   }
 }

@@ -1,0 +1,84 @@
+package org.elasticam.shuffle.service.server;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.elasticam.shuffle.layout.CorruptIndexException;
+import org.elasticam.shuffle.layout.IndexEntry;
+import org.elasticam.shuffle.layout.IndexFile;
+import org.elasticam.shuffle.layout.ShuffleLayout;
+import org.elasticam.shuffle.protocol.BlockHeader;
+import org.elasticam.shuffle.protocol.FetchRequest;
+import org.elasticam.shuffle.service.apps.ConfinementException;
+import org.elasticam.shuffle.service.apps.DirConfinement;
+
+/**
+ * Finds and checks every block of a fetch before anything is sent, on a disk thread: each map's
+ * index and data file resolve inside the executor's registered dirs (403 if not), exist (404), the
+ * index checks out (500) and covers the reduce range (404), and the data file opens and is long
+ * enough for every entry (500). Files are opened one at a time and closed again; the response
+ * reopens each block's file only while sending it.
+ */
+final class BlockResolver {
+
+  /** One block to send: where its bytes are and what its header says. */
+  record BlockSlice(Path file, BlockHeader header, long offset) {}
+
+  /** Everything a 200 needs: the blocks in order and the Content-Length. */
+  record ResolvedFetch(List<BlockSlice> blocks, long responseBytes) {}
+
+  private BlockResolver() {}
+
+  static ResolvedFetch resolve(FetchRequest r, List<Path> dirs) throws RejectedException {
+    List<BlockSlice> out = new ArrayList<>();
+    long total = 0;
+    for (int mapId : r.maps().toArray()) {
+      for (BlockSlice s : resolveMap(r, dirs, mapId)) {
+        out.add(s);
+        total += BlockHeader.SIZE + s.header().length();
+      }
+    }
+    return new ResolvedFetch(out, total);
+  }
+
+  private static List<BlockSlice> resolveMap(FetchRequest r, List<Path> dirs, int mapId) throws RejectedException {
+    String which = "map " + mapId + " of shuffle " + r.shuffleId();
+    try {
+      Path index = DirConfinement.confineFile(ShuffleLayout.indexFile(dirs, r.shuffleId(), mapId), dirs);
+      Path data = DirConfinement.confineFile(ShuffleLayout.dataFile(dirs, r.shuffleId(), mapId), dirs);
+      List<IndexEntry> entries;
+      try (FileChannel ch = FileChannel.open(index)) {
+        entries = IndexFile.read(ch, r.reduces().first(), r.reduces().last());
+      }
+      long size;
+      try (FileChannel ch = FileChannel.open(data)) {
+        size = ch.size();
+      }
+      List<BlockSlice> out = new ArrayList<>(entries.size());
+      for (int i = 0; i < entries.size(); i++) {
+        IndexEntry e = entries.get(i);
+        if (e.end() > size) {
+          throw new RejectedException(Rejection.of(500, "the index of " + which + " points past its data file"));
+        }
+        out.add(new BlockSlice(data, new BlockHeader(mapId, r.reduces().first() + i, e.length(), e.crc32c()),
+            e.offset()));
+      }
+      return out;
+    } catch (NoSuchFileException e) {
+      throw new RejectedException(Rejection.of(404, "no output for " + which));
+    } catch (IndexOutOfBoundsException e) {
+      throw new RejectedException(Rejection.of(404, "reduce " + r.reduces().encode() + " is past the partitions of "
+          + which));
+    } catch (ConfinementException e) {
+      throw new RejectedException(Rejection.of(403, e.getMessage()));
+    } catch (CorruptIndexException e) {
+      throw new RejectedException(Rejection.of(500, "the index of " + which + " is corrupt: " + e.getMessage()));
+    } catch (IOException e) {
+      throw new RejectedException(Rejection.of(500, "cannot read the output of " + which + ": "
+          + e.getClass().getSimpleName()));
+    }
+  }
+}

@@ -1,0 +1,64 @@
+package org.elasticam.shuffle.service.server;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The network front's limits.
+ *
+ * @param host address to bind, or null for all interfaces
+ * @param port 0 for any
+ * @param maxConnections open connections served at once; the next gets 429
+ * @param retryAfter what 429 and 503 tell the client
+ * @param maxInFlightBytes bytes of accepted responses not yet written; further fetches wait
+ * @param idleTimeout a connection with no read and no write progress this long is closed
+ * @param ioThreads event loops (0 = Netty's default, 2 x cores)
+ * @param diskThreads threads that open files off the event loops
+ * @param signatureMaxAge how far a request's timestamp may be from now
+ */
+public record ServerSettings(
+    String host,
+    int port,
+    int maxConnections,
+    Duration retryAfter,
+    long maxInFlightBytes,
+    Duration idleTimeout,
+    int ioThreads,
+    int diskThreads,
+    Duration signatureMaxAge) {
+
+  public ServerSettings {
+    if (port < 0 || port > 65535 || maxConnections < 1 || maxInFlightBytes < 1 || ioThreads < 0 || diskThreads < 1) {
+      throw new IllegalArgumentException("bad server settings");
+    }
+    Objects.requireNonNull(retryAfter, "retryAfter");
+    Objects.requireNonNull(idleTimeout, "idleTimeout");
+    Objects.requireNonNull(signatureMaxAge, "signatureMaxAge");
+  }
+
+  /** Loopback, any port, small limits: for tests. */
+  public static ServerSettings loopback() {
+    return new ServerSettings("127.0.0.1", 0, 64, Duration.ofSeconds(1), 64L << 20, Duration.ofSeconds(30), 2, 2,
+        Duration.ofMinutes(5));
+  }
+
+  public ServerSettings withMaxConnections(int n) {
+    return new ServerSettings(host, port, n, retryAfter, maxInFlightBytes, idleTimeout, ioThreads, diskThreads,
+        signatureMaxAge);
+  }
+
+  public ServerSettings withMaxInFlightBytes(long n) {
+    return new ServerSettings(host, port, maxConnections, retryAfter, n, idleTimeout, ioThreads, diskThreads,
+        signatureMaxAge);
+  }
+
+  public ServerSettings withIdleTimeout(Duration d) {
+    return new ServerSettings(host, port, maxConnections, retryAfter, maxInFlightBytes, d, ioThreads, diskThreads,
+        signatureMaxAge);
+  }
+
+  public ServerSettings withPort(int p) {
+    return new ServerSettings(host, p, maxConnections, retryAfter, maxInFlightBytes, idleTimeout, ioThreads,
+        diskThreads, signatureMaxAge);
+  }
+}
