@@ -49,6 +49,9 @@ import org.elasticam.am.loop.AmLoop;
 import org.elasticam.am.status.StatusServer;
 import org.elasticam.am.yarn.RackLookup;
 import org.elasticam.am.yarn.YarnAllocator;
+import org.elasticam.conf.ShuffleKeys;
+import org.elasticam.shuffle.protocol.RequestSigner;
+import org.elasticam.shuffle.protocol.SecretEnvelope;
 import org.elasticam.conf.ConfigProblem;
 import org.elasticam.conf.ElasticConf;
 import org.elasticam.conf.ExecutorKeys;
@@ -154,7 +157,7 @@ public final class ApplicationMaster {
       ClusterNodes nodes, String appId, String amHost, byte[] secret) throws Exception {
     JobPlan plan;
     try {
-      plan = BuiltInJobs.plan(job, nodes.liveHosts());
+      plan = BuiltInJobs.plan(job, nodes.liveHosts(), conf);
     } catch (Exception e) {
       plan = null;
       done.complete(Outcome.failed("The job could not be planned: " + e.getMessage()));
@@ -175,7 +178,7 @@ public final class ApplicationMaster {
     });
     Resource resource = Resource.newInstance(elastic.executorContainerMebibytes(), elastic.get(ExecutorKeys.CORES));
     checkFits(resource, reg.getMaximumResourceCapability());
-    ExecutorLaunchSpec spec = launchSpec(appId, amHost, grpc.getPort());
+    ExecutorLaunchSpec spec = launchSpec(appId, amHost, grpc.getPort(), secret);
     try (YarnContainerLauncher launcher = new YarnContainerLauncher(conf, spec, elastic.get(YarnKeys.LAUNCHER_THREADS))) {
       YarnAllocator allocator = new YarnAllocator(amClient, launcher, loop,
           new ExecutorAllocator(AllocatorSettings.from(elastic)), resource,
@@ -330,7 +333,15 @@ public final class ApplicationMaster {
     }
   }
 
-  private ExecutorLaunchSpec launchSpec(String appId, String amHost, int port) throws IOException {
+  /**
+   * With the shuffle service on, every executor's container carries the application's shuffle key
+   * (derived from its secret, so no NodeManager holds the secret itself) to the service.
+   */
+  private ExecutorLaunchSpec launchSpec(String appId, String amHost, int port, byte[] secret) throws IOException {
+    boolean service = elastic.get(ShuffleKeys.SERVICE_ENABLED);
+    String serviceName = elastic.get(ShuffleKeys.SERVICE_NAME);
+    Map<String, java.nio.ByteBuffer> serviceData = service ? Map.of(serviceName,
+        new SecretEnvelope(RequestSigner.deriveShuffleSecret(secret), true).encode()) : Map.of();
     StagingResources staged = StagingResources.read(conf, requireEnv(AmFiles.ENV_STAGING_DIR),
         job.kind() == JobSpec.Kind.USER);
     return new ExecutorLaunchSpec(amHost, port, appId, elastic.get(ExecutorKeys.CORES),
@@ -338,7 +349,8 @@ public final class ApplicationMaster {
         elastic.get(ExecutorKeys.HEARTBEAT_INTERVAL), elastic.get(ExecutorKeys.HEARTBEAT_TIMEOUT),
         staged.executorResources(), List.of(conf.getStrings(YarnConfiguration.YARN_APPLICATION_CLASSPATH,
             YarnConfiguration.DEFAULT_YARN_CROSS_PLATFORM_APPLICATION_CLASSPATH)),
-        executorTokens(), Map.of(), job.kind() == JobSpec.Kind.USER ? Optional.of(AmFiles.USER_JAR) : Optional.empty());
+        executorTokens(), serviceData, job.kind() == JobSpec.Kind.USER ? Optional.of(AmFiles.USER_JAR) : Optional.empty(),
+        service ? Optional.of(serviceName) : Optional.empty(), elastic.get(ShuffleKeys.READ_LOCAL_DIRECTLY));
   }
 
   /** The application's credentials as executors get them: everything but the AMRMToken. */

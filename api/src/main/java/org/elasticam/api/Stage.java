@@ -9,8 +9,12 @@ import java.util.Objects;
  *
  * @param taskClass the binary name of a {@link Task} implementation, loaded in the executor from
  *     the executor's classpath or the user jar
+ * @param shufflePartitions the reduce partitions its tasks write through
+ *     {@link TaskContext#shuffleOutput()}, or 0 when they write no shuffle output. A stage that
+ *     reads a parent's shuffle has exactly that many tasks: task {@code r} reads partition {@code r}.
  */
-public record Stage(int id, String name, List<Integer> parents, String taskClass, List<TaskSpec> tasks) {
+public record Stage(int id, String name, List<Integer> parents, String taskClass, List<TaskSpec> tasks,
+    int shufflePartitions) {
 
   public Stage {
     Objects.requireNonNull(name, "name");
@@ -23,6 +27,17 @@ public record Stage(int id, String name, List<Integer> parents, String taskClass
     if (tasks.isEmpty()) {
       throw new IllegalArgumentException("stage " + id + " has no tasks");
     }
+    if (shufflePartitions < 0) {
+      throw new IllegalArgumentException("stage " + id + " writes " + shufflePartitions + " shuffle partitions");
+    }
+  }
+
+  public Stage(int id, String name, List<Integer> parents, String taskClass, List<TaskSpec> tasks) {
+    this(id, name, parents, taskClass, tasks, 0);
+  }
+
+  public boolean writesShuffle() {
+    return shufflePartitions > 0;
   }
 
   public static Builder builder(int id, String name, Class<? extends Task> taskClass) {
@@ -40,6 +55,7 @@ public record Stage(int id, String name, List<Integer> parents, String taskClass
     private final String taskClass;
     private final List<Integer> parents = new ArrayList<>();
     private final List<TaskSpec> tasks = new ArrayList<>();
+    private int shufflePartitions;
 
     private Builder(int id, String name, String taskClass) {
       this.id = id;
@@ -60,13 +76,19 @@ public record Stage(int id, String name, List<Integer> parents, String taskClass
       return this;
     }
 
+    /** Its tasks write shuffle output in {@code partitions} reduce partitions. */
+    public Builder writesShuffle(int partitions) {
+      this.shufflePartitions = partitions;
+      return this;
+    }
+
     public Builder task(TaskSpec spec) {
       tasks.add(spec);
       return this;
     }
 
     public Stage build() {
-      return new Stage(id, name, parents, taskClass, tasks);
+      return new Stage(id, name, parents, taskClass, tasks, shufflePartitions);
     }
   }
 }

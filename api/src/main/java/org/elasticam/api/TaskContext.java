@@ -27,4 +27,19 @@ public interface TaskContext {
 
   /** True once the driver asked for this attempt to stop; long tasks should check it. */
   boolean isKilled();
+
+  /**
+   * Where this task writes its shuffle output.
+   *
+   * @throws IllegalStateException when the stage writes none ({@link Stage.Builder#writesShuffle})
+   */
+  ShuffleOutput shuffleOutput();
+
+  /**
+   * This task's partition of the shuffle written by parent stage {@code parentStageId}: partition
+   * {@link #partition()}, from every map task of that stage.
+   *
+   * @throws IllegalArgumentException when that stage is not a parent of this one that writes shuffle output
+   */
+  ShuffleInput shuffleInput(int parentStageId) throws java.io.IOException;
 }

@@ -26,6 +26,12 @@ public final class ShuffleKeys {
       .doc("The aux-service name configured in yarn.nodemanager.aux-services.")
       .build();
 
+  public static final ConfigKey<Boolean> READ_LOCAL_DIRECTLY = key(P + "readLocalDirectly", ValueType.BOOLEAN)
+      .defaultValue(true)
+      .doc("Reduce tasks read blocks on their own node from the map output files instead of fetching them"
+          + " over the loopback from the node's shuffle service (BENCHMARKS.md compares the two).")
+      .build();
+
   public static final ConfigKey<Integer> PORT = key(P + "port", ValueType.INT)
       .defaultValue(7447)
       .check(v -> v >= 0 && v <= 65535, "must be a port number (0-65535)")

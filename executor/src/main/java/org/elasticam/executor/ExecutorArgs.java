@@ -8,10 +8,15 @@ import java.util.Optional;
 /**
  * The executor's command line, as the launcher writes it:
  * {@code --driver host:port --executor-id N --app-id A --cores C --task-cpus T
- * --heartbeat-ms H --heartbeat-timeout-ms X [--user-jar path]}.
+ * --heartbeat-ms H --heartbeat-timeout-ms X [--user-jar path] [--shuffle-service name]
+ * [--shuffle-local-read direct|fetch]}.
+ *
+ * @param shuffleService the NodeManager's shuffle service to register with; empty: serve our own output
+ * @param readLocalShuffleDirectly read blocks on this node from the files instead of fetching them
  */
 public record ExecutorArgs(String driverHost, int driverPort, int executorId, String appId, int cores, int taskCpus,
-    Duration heartbeatInterval, Duration heartbeatTimeout, Optional<String> userJar) {
+    Duration heartbeatInterval, Duration heartbeatTimeout, Optional<String> userJar, Optional<String> shuffleService,
+    boolean readLocalShuffleDirectly) {
 
   /** @throws IllegalArgumentException naming the bad or missing argument */
   public static ExecutorArgs parse(String[] args) {
@@ -32,7 +37,16 @@ public record ExecutorArgs(String driverHost, int driverPort, int executorId, St
         intOf(required(m, "cores"), "--cores"), intOf(m.getOrDefault("task-cpus", "1"), "--task-cpus"),
         Duration.ofMillis(intOf(m.getOrDefault("heartbeat-ms", "3000"), "--heartbeat-ms")),
         Duration.ofMillis(intOf(m.getOrDefault("heartbeat-timeout-ms", "60000"), "--heartbeat-timeout-ms")),
-        Optional.ofNullable(m.get("user-jar")));
+        Optional.ofNullable(m.get("user-jar")), Optional.ofNullable(m.get("shuffle-service")),
+        localRead(m.getOrDefault("shuffle-local-read", "direct")));
+  }
+
+  private static boolean localRead(String v) {
+    return switch (v) {
+      case "direct" -> true;
+      case "fetch" -> false;
+      default -> throw new IllegalArgumentException("--shuffle-local-read must be direct or fetch, got '" + v + "'");
+    };
   }
 
   /** Task slots: cores / task.cpus, at least one. */

@@ -11,6 +11,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.elasticam.executor.shuffle.ExecutorShuffle;
 import org.elasticam.rpc.AppSecretAuth;
 import org.elasticam.rpc.RpcLimits;
 import org.elasticam.rpc.proto.DriverGrpc;
@@ -37,18 +38,21 @@ public final class ExecutorBackend {
   private final byte[] secret;
   private final Clock clock;
   private final Path scratchRoot;
+  private final ExecutorShuffle shuffle;
   private final AtomicLong lastContactMs = new AtomicLong();
   private final AtomicInteger exitCode = new AtomicInteger(-1);
   private final CountDownLatch done = new CountDownLatch(1);
 
+  /** @param shuffle the executor's shuffle, or null when it has none */
   public ExecutorBackend(ExecutorArgs args, String host, String containerId, byte[] secret, Clock clock,
-      Path scratchRoot) {
+      Path scratchRoot, ExecutorShuffle shuffle) {
     this.args = args;
     this.host = host;
     this.containerId = containerId;
     this.secret = secret.clone();
     this.clock = clock;
     this.scratchRoot = scratchRoot;
+    this.shuffle = shuffle;
   }
 
   /** Runs the session to its end; returns the process exit code. */
@@ -108,10 +112,14 @@ public final class ExecutorBackend {
     void start(Outbox out) {
       this.outbox = out;
       this.runner = new TaskRunner(args.slots(), loader, String.valueOf(args.executorId()), host,
-          scratchRoot, clock, u -> out.send(ExecutorMessage.newBuilder().setTaskUpdate(u).build()));
-      out.send(ExecutorMessage.newBuilder().setRegister(Register.newBuilder()
-          .setExecutorId(args.executorId()).setHost(host).setContainerId(containerId)
-          .setCores(args.cores()).setPid(ProcessHandle.current().pid())).build());
+          scratchRoot, clock, u -> out.send(ExecutorMessage.newBuilder().setTaskUpdate(u).build()), shuffle);
+      Register.Builder r = Register.newBuilder().setExecutorId(args.executorId()).setHost(host)
+          .setContainerId(containerId).setCores(args.cores()).setPid(ProcessHandle.current().pid());
+      if (shuffle != null) {
+        r.setShuffleExternal(shuffle.external());
+        shuffle.localDirs().forEach(d -> r.addLocalDirs(d.toString()));
+      }
+      out.send(ExecutorMessage.newBuilder().setRegister(r).build());
     }
 
     void heartbeat() {

@@ -1,6 +1,7 @@
 package org.elasticam.executor;
 
 import java.nio.file.Path;
+import org.elasticam.executor.shuffle.ExecutorShuffle;
 import org.elasticam.time.Clock;
 
 /**
@@ -30,7 +31,10 @@ public final class ExecutorMain {
           + " credentials read in {} ms", args.executorId(), container, host,
           java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime(), (System.nanoTime() - t0) / 1_000_000);
       Path scratch = Path.of(System.getProperty("java.io.tmpdir"), "elasticam-executor-" + args.executorId());
-      code = new ExecutorBackend(args, host, container, secret, Clock.system(), scratch).run();
+      try (ExecutorShuffle shuffle = ExecutorShuffle.start(args.appId(), String.valueOf(args.executorId()), host,
+          secret, args.shuffleService(), args.readLocalShuffleDirectly(), System.getenv(), Clock.system())) {
+        code = new ExecutorBackend(args, host, container, secret, Clock.system(), scratch, shuffle).run();
+      }
     } catch (Exception e) {
       System.err.println("executor " + args.executorId() + ": " + e);
       e.printStackTrace();

@@ -1,25 +1,53 @@
 package org.elasticam.executor;
 
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import org.elasticam.api.ShuffleInput;
+import org.elasticam.api.ShuffleOutput;
 import org.elasticam.api.TaskContext;
+import org.elasticam.executor.shuffle.BlockBuffer;
+import org.elasticam.executor.shuffle.ExecutorShuffle;
+import org.elasticam.executor.shuffle.ShuffleReader;
+import org.elasticam.executor.shuffle.SortedMerge;
+import org.elasticam.executor.shuffle.SortingShuffleWriter;
 import org.elasticam.rpc.proto.LaunchTask;
+import org.elasticam.rpc.proto.ShuffleRead;
+import org.elasticam.rpc.proto.ShuffleWrite;
+import org.slf4j.LoggerFactory;
 
-/** One task attempt in this executor: its context, and the thread to interrupt on a kill. */
+/**
+ * One task attempt in this executor: its context, its shuffle writer and inputs, and the thread to
+ * interrupt on a kill.
+ */
 final class RunningTask implements TaskContext {
 
   private final LaunchTask spec;
   private final String executorId;
   private final String host;
   private final Path scratch;
+  private final ExecutorShuffle shuffle;
+  private final long shuffleMemoryBytes;
+  private final List<AutoCloseable> inputs = new ArrayList<>();
+  private SortingShuffleWriter writer;
   private volatile boolean killed;
   private volatile Thread thread;
 
-  RunningTask(LaunchTask spec, String executorId, String host, Path scratch) {
+  /**
+   * @param shuffle the executor's shuffle, or null when it has none (no LOCAL_DIRS)
+   * @param shuffleMemoryBytes what this task may hold in memory for its shuffle writer and, apart,
+   *     for each shuffle input, before spilling to disk
+   */
+  RunningTask(LaunchTask spec, String executorId, String host, Path scratch, ExecutorShuffle shuffle,
+      long shuffleMemoryBytes) {
     this.spec = spec;
     this.executorId = executorId;
     this.host = host;
     this.scratch = scratch;
+    this.shuffle = shuffle;
+    this.shuffleMemoryBytes = shuffleMemoryBytes;
   }
 
   long taskId() {
@@ -80,5 +108,68 @@ final class RunningTask implements TaskContext {
   @Override
   public boolean isKilled() {
     return killed;
+  }
+
+  @Override
+  public ShuffleOutput shuffleOutput() {
+    if (!spec.hasShuffleWrite()) {
+      throw new IllegalStateException("stage " + spec.getStageId() + " writes no shuffle output");
+    }
+    if (writer == null) {
+      ShuffleWrite w = spec.getShuffleWrite();
+      writer = new SortingShuffleWriter(requireShuffle().localDirs(), w.getShuffleId(), spec.getPartition(),
+          w.getPartitions(), shuffleMemoryBytes, scratch.resolve("shuffle-out"));
+    }
+    return writer;
+  }
+
+  @Override
+  public ShuffleInput shuffleInput(int parentStageId) throws IOException {
+    ShuffleRead read = spec.getShuffleReadsList().stream().filter(r -> r.getShuffleId() == parentStageId).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("stage " + parentStageId + " is not a parent of stage "
+            + spec.getStageId() + " that writes shuffle output"));
+    BlockBuffer buffer = new BlockBuffer(shuffleMemoryBytes, scratch.resolve("shuffle-in-" + parentStageId));
+    inputs.add(buffer);
+    new ShuffleReader(requireShuffle()).gather(read, spec.getPartition(), buffer);
+    SortedMerge merge = SortedMerge.of(buffer.sources());
+    inputs.add(merge);
+    return merge;
+  }
+
+  private ExecutorShuffle requireShuffle() {
+    if (shuffle == null) {
+      throw new IllegalStateException("this executor has no shuffle (it runs outside a YARN container's LOCAL_DIRS)");
+    }
+    return shuffle;
+  }
+
+  /** After a successful run: commits the shuffle output, if any; the byte length of each partition. */
+  long[] commitShuffleOutput() throws IOException {
+    if (!spec.hasShuffleWrite()) {
+      return new long[0];
+    }
+    shuffleOutput();
+    return writer.commit(spec.getShuffleWrite().getReplace());
+  }
+
+  /** Discards an uncommitted writer and the inputs' buffers. */
+  void releaseShuffle() {
+    if (writer != null) {
+      try {
+        writer.close();
+      } catch (IOException e) {
+        LoggerFactory.getLogger(RunningTask.class).warn("Task {}: could not discard its shuffle output: {}",
+            taskId(), e.toString());
+      }
+    }
+    for (AutoCloseable c : inputs) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        LoggerFactory.getLogger(RunningTask.class).debug("Task {}: closing a shuffle input: {}", taskId(),
+            e.toString());
+      }
+    }
+    inputs.clear();
   }
 }

@@ -11,6 +11,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.elasticam.api.Task;
+import org.elasticam.executor.shuffle.ExecutorShuffle;
+import org.elasticam.executor.shuffle.FetchFailedException;
+import org.elasticam.rpc.proto.FetchFailure;
 import org.elasticam.rpc.RpcLimits;
 import org.elasticam.rpc.proto.LaunchTask;
 import org.elasticam.rpc.proto.TaskState;
@@ -32,9 +35,12 @@ final class TaskRunner implements AutoCloseable {
   private final Clock clock;
   private final Consumer<TaskUpdate> report;
   private final Map<Long, RunningTask> running = new ConcurrentHashMap<>();
+  private final ExecutorShuffle shuffle;
+  private final long shuffleMemoryBytes;
 
+  /** @param shuffle the executor's shuffle, or null when it has none */
   TaskRunner(int slotCount, TaskLoader loader, String executorId, String host, Path scratchRoot, Clock clock,
-      Consumer<TaskUpdate> report) {
+      Consumer<TaskUpdate> report, ExecutorShuffle shuffle) {
     this.slots = Executors.newFixedThreadPool(slotCount, r -> {
       Thread t = new Thread(r, "task-slot");
       t.setDaemon(true);
@@ -46,11 +52,15 @@ final class TaskRunner implements AutoCloseable {
     this.scratchRoot = scratchRoot;
     this.clock = clock;
     this.report = report;
+    this.shuffle = shuffle;
+    // A quarter of the heap for shuffle buffers, shared by the slots; each task's writer and each
+    // of its inputs spill to disk past their share.
+    this.shuffleMemoryBytes = Math.max(1 << 20, Runtime.getRuntime().maxMemory() / 4 / slotCount);
   }
 
   void launch(LaunchTask spec) {
     Path scratch = scratchRoot.resolve("task-" + spec.getTaskId());
-    RunningTask task = new RunningTask(spec, executorId, host, scratch);
+    RunningTask task = new RunningTask(spec, executorId, host, scratch, shuffle, shuffleMemoryBytes);
     running.put(spec.getTaskId(), task);
     slots.execute(() -> run(task));
   }
@@ -71,19 +81,38 @@ final class TaskRunner implements AutoCloseable {
     long start = clock.nowMs();
     TaskState state;
     String error = "";
+    long[] partitionBytes = new long[0];
+    int shufflePort = 0;
+    FetchFailure fetchFailure = null;
     try {
       Files.createDirectories(task.scratchDir());
       Task t = loader.newTask(task.spec().getTaskClass());
       t.run(task);
-      state = task.isKilled() ? TaskState.TASK_STATE_KILLED : TaskState.TASK_STATE_SUCCEEDED;
-    } catch (InterruptedException e) {
-      state = task.isKilled() ? TaskState.TASK_STATE_KILLED : TaskState.TASK_STATE_FAILED;
-      error = task.isKilled() ? "" : describe(e);
+      if (task.isKilled()) {
+        state = TaskState.TASK_STATE_KILLED;
+      } else {
+        partitionBytes = task.commitShuffleOutput();
+        if (partitionBytes.length > 0) {
+          shufflePort = shuffle.servedAt().port();
+        }
+        state = TaskState.TASK_STATE_SUCCEEDED;
+      }
     } catch (Exception | LinkageError e) {
-      state = task.isKilled() ? TaskState.TASK_STATE_KILLED : TaskState.TASK_STATE_FAILED;
-      error = task.isKilled() ? "" : describe(e);
+      FetchFailedException lost = fetchFailureIn(e);
+      if (task.isKilled()) {
+        state = TaskState.TASK_STATE_KILLED;
+      } else if (lost != null) {
+        state = TaskState.TASK_STATE_FETCH_FAILED;
+        error = lost.getMessage();
+        fetchFailure = FetchFailure.newBuilder().setShuffleId(lost.shuffleId()).setExecutorId(lost.executorId())
+            .addAllMapIds(lost.mapIds()).setMessage(lost.getMessage()).build();
+      } else {
+        state = TaskState.TASK_STATE_FAILED;
+        error = describe(e);
+      }
     } finally {
       Thread.interrupted();
+      task.releaseShuffle();
       running.remove(task.taskId());
       deleteQuietly(task.scratchDir());
     }
@@ -91,8 +120,30 @@ final class TaskRunner implements AutoCloseable {
     if (state == TaskState.TASK_STATE_FAILED) {
       LOG.warn("Task {} (stage {} partition {} attempt {}) failed after {} ms: {}", task.taskId(), task.stageId(),
           task.partition(), task.attempt(), ms, firstLine(error));
+    } else if (fetchFailure != null) {
+      LOG.warn("Task {} (stage {} partition {} attempt {}) could not fetch its input: {}", task.taskId(),
+          task.stageId(), task.partition(), task.attempt(), error);
     }
-    report.accept(TaskUpdate.newBuilder().setTaskId(task.taskId()).setState(state).setError(error).setRunMs(ms).build());
+    TaskUpdate.Builder u = TaskUpdate.newBuilder().setTaskId(task.taskId()).setState(state).setError(error)
+        .setRunMs(ms);
+    for (long b : partitionBytes) {
+      u.addPartitionBytes(b);
+    }
+    u.setShufflePort(shufflePort);
+    if (fetchFailure != null) {
+      u.setFetchFailure(fetchFailure);
+    }
+    report.accept(u.build());
+  }
+
+  /** A fetch failure the task's code may have wrapped: it is still lost map output, not a task bug. */
+  private static FetchFailedException fetchFailureIn(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof FetchFailedException f) {
+        return f;
+      }
+    }
+    return null;
   }
 
   private static String describe(Throwable e) {

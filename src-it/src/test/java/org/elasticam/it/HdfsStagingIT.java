@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * With fs.defaultFS on HDFS (a MiniDFSCluster), the client stages the jars on HDFS, NodeManagers
  * localize them from there, the AM writes its event log there (hflushed), and the staging
- * directory is removed at the end.
+ * directory is removed at the end. wordcount reads its input from HDFS and writes its output there;
+ * this cluster has no shuffle service, so executors serve their own map output.
  */
 @Timeout(240)
 class HdfsStagingIT {
@@ -67,5 +68,19 @@ class HdfsStagingIT {
       String last = r.lines().reduce((a, b) -> b).orElse("");
       assertTrue(last.contains("\"event\":\"app_end\"") && last.contains("SUCCEEDED"), last);
     }
+  }
+
+  @Test
+  void wordcountReadsAndWritesHdfsWithExecutorsServingTheirOwnShuffle() throws Exception {
+    Configuration conf = it.conf();
+    FileSystem fs = FileSystem.get(conf);
+    org.apache.hadoop.fs.Path in = new org.apache.hadoop.fs.Path("/user/it/corpus");
+    org.apache.hadoop.fs.Path out = new org.apache.hadoop.fs.Path("/user/it/counts");
+    Corpus.write(fs, in, 3, 512 * 1024, 11);
+    ItCluster.ClientRun run = it.client(conf, "submit", "--conf", "elasticam.executor.instances=2",
+        "--conf", "elasticam.executor.memory=384m", "--conf", "elasticam.eventLog.dir=/user/it/events",
+        "wordcount", "--input", in.toString(), "--output", out.toString(), "--reducers", "2");
+    assertEquals(0, run.exitCode(), run.out() + run.err());
+    assertEquals(Corpus.count(fs, in), Corpus.output(fs, out, 2));
   }
 }

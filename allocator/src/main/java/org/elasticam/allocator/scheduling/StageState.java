@@ -37,8 +37,15 @@ final class StageState {
   int done;
   Locality allowed = Locality.NODE_LOCAL;
   long lastLaunchAtLevelMs;
+  /** Waiting for lost input to be recomputed: none of its tasks is scheduled meanwhile. */
+  boolean paused;
 
   StageState(Stage stage, long nowMs, Function<String, String> rackOf) {
+    this(stage, nowMs, rackOf, null);
+  }
+
+  /** @param only the tasks to run, the others counting as done; null for all */
+  StageState(Stage stage, long nowMs, Function<String, String> rackOf, java.util.Set<Integer> only) {
     this.stage = stage;
     this.submittedMs = nowMs;
     int n = stage.tasks().size();
@@ -48,14 +55,19 @@ final class StageState {
     int withPref = 0;
     for (int i = 0; i < n; i++) {
       List<String> prefs = stage.tasks().get(i).preferredHosts();
-      if (!prefs.isEmpty()) {
+      if (!prefs.isEmpty() && (only == null || only.contains(i))) {
         withPref++;
         prefs.forEach(h -> hostToTaskCount.merge(h, 1, Integer::sum));
       }
     }
     tasksWithPreference = withPref;
     for (int i = 0; i < n; i++) {
-      enqueue(i, rackOf);
+      if (only == null || only.contains(i)) {
+        enqueue(i, rackOf);
+      } else {
+        status[i] = TaskStatus.DONE;
+        done++;
+      }
     }
     lastLaunchAtLevelMs = nowMs;
   }

@@ -31,6 +31,8 @@ public final class TaskScheduler {
   private final Function<String, String> rackOf;
   private final Map<Integer, StageState> active = new LinkedHashMap<>();
   private final Map<Long, TaskAttempt> running = new HashMap<>();
+  /** Attempts made of each task of completed stages, so a re-run continues their numbering. */
+  private final Map<Integer, int[]> completedAttempts = new HashMap<>();
   private final Map<String, Set<Long>> runningOn = new HashMap<>();
   /** Live executors per host, and hosts per rack: a locality level no live executor can serve is skipped. */
   private final Map<String, Integer> executorsOnHost = new HashMap<>();
@@ -53,6 +55,54 @@ public final class TaskScheduler {
     StageState s = new StageState(stage, nowMs, rackOf);
     active.put(stage.id(), s);
     pendingTasks += s.pending;
+  }
+
+  /**
+   * Runs the given tasks of a stage again, because the output they produced was lost; the other
+   * tasks stay done. The stage may still be active (more output was lost while it re-ran) or
+   * completed (it is activated again, and reports its completion once more).
+   */
+  public void resubmit(Stage stage, java.util.Collection<Integer> indices, long nowMs) {
+    StageState s = active.get(stage.id());
+    if (s == null) {
+      s = new StageState(stage, nowMs, rackOf, new HashSet<>(indices));
+      int[] before = completedAttempts.get(stage.id());
+      if (before != null) {
+        System.arraycopy(before, 0, s.attempts, 0, Math.min(before.length, s.attempts.length));
+      }
+      active.put(stage.id(), s);
+      pendingTasks += s.pending;
+      doneTasks -= s.pending;
+      return;
+    }
+    for (int i : new HashSet<>(indices)) {
+      if (s.status[i] == StageState.TaskStatus.DONE) {
+        s.done--;
+        doneTasks--;
+        s.enqueue(i, rackOf);
+        pendingTasks++;
+      }
+    }
+  }
+
+  /** Holds a stage's pending tasks back (its input is being recomputed) until {@link #resume}. */
+  public void pause(int stageId) {
+    StageState s = active.get(stageId);
+    if (s != null) {
+      s.paused = true;
+    }
+  }
+
+  public void resume(int stageId, long nowMs) {
+    StageState s = active.get(stageId);
+    if (s != null && s.paused) {
+      s.paused = false;
+      s.lastLaunchAtLevelMs = nowMs;
+    }
+  }
+
+  public boolean isActive(int stageId) {
+    return active.containsKey(stageId);
   }
 
   /** An executor registered on {@code host}: node- and rack-local slots may now exist there. */
@@ -98,6 +148,9 @@ public final class TaskScheduler {
   private TaskAttempt pick(Offer offer, long nowMs) {
     String rack = rackOf.apply(offer.host());
     for (StageState s : active.values()) {
+      if (s.paused) {
+        continue;
+      }
       Locality allowed = allowedLevel(s, nowMs);
       for (Locality level : Locality.values()) {
         if (level.ordinal() > allowed.ordinal()) {
@@ -183,6 +236,7 @@ public final class TaskScheduler {
       doneTasks++;
       if (s.complete()) {
         active.remove(a.stageId());
+        completedAttempts.put(a.stageId(), s.attempts);
         return Optional.of(new TaskEnd(a, Optional.of(a.stageId()), Optional.empty()));
       }
       return Optional.of(new TaskEnd(a, Optional.empty(), Optional.empty()));

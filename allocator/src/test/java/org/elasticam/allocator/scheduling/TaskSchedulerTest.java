@@ -135,4 +135,28 @@ class TaskSchedulerTest {
     s.submit(stage(1, ""), 0);
     assertEquals(0, offer(0, new TaskScheduler.Offer("e1", "h1", 1)).get(0).stageId());
   }
+
+  @Test
+  void lostOutputReRunsOnlyThoseTasksWhileThePausedReaderWaits() {
+    Stage maps = stage(0, "", "", "");
+    s.submit(maps, 0);
+    for (TaskAttempt a : offer(0, new TaskScheduler.Offer("e1", "h1", 3))) {
+      s.taskEnded(a.taskId(), true, false, "");
+    }
+    assertTrue(!s.isActive(0));
+    assertEquals(3, s.doneTasks());
+    s.submit(stage(1, "", ""), 10);
+    s.pause(1);
+    s.resubmit(maps, List.of(2), 10);
+    assertEquals(2, s.doneTasks(), "the lost task is no longer done");
+    List<TaskAttempt> rerun = offer(10, new TaskScheduler.Offer("e1", "h1", 4));
+    assertEquals(1, rerun.size(), "only the lost map runs; the paused reader waits");
+    assertEquals(0, rerun.get(0).stageId());
+    assertEquals(2, rerun.get(0).index());
+    assertEquals(1, rerun.get(0).attempt(), "a second attempt of that task");
+    Optional<TaskScheduler.TaskEnd> end = s.taskEnded(rerun.get(0).taskId(), true, false, "");
+    assertEquals(Optional.of(0), end.get().stageCompleted(), "the map stage completes again");
+    s.resume(1, 20);
+    assertEquals(2, offer(20, new TaskScheduler.Offer("e1", "h1", 4)).size());
+  }
 }

@@ -135,6 +135,7 @@ public final class ElasticamCli extends Configured implements Tool {
           + " or bin/elasticam");
     }
     Configuration conf = getConf();
+    args = args.withJob(Submitter.qualifyClusterPaths(args.job(), conf));
     failFastOnUnreachableRm(conf);
     YarnClient yarn = YarnClient.createYarnClient();
     yarn.init(conf);

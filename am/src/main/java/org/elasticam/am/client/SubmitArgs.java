@@ -58,6 +58,10 @@ public record SubmitArgs(JobSpec job, Map<String, String> conf, String name, boo
     }
   }
 
+  public SubmitArgs withJob(JobSpec j) {
+    return new SubmitArgs(j, conf, name, detach, verbose);
+  }
+
   private static String value(List<String> args, int i, String flag) throws UsageException {
     if (i >= args.size()) {
       throw new UsageException(flag + " needs a value");
@@ -69,6 +73,7 @@ public record SubmitArgs(JobSpec job, Map<String, String> conf, String name, boo
     return switch (job.kind()) {
       case SLEEP -> "elasticam sleep";
       case TRACE -> "elasticam trace " + java.nio.file.Path.of(job.required("file")).getFileName();
+      case WORDCOUNT -> "elasticam wordcount " + job.required("input");
       case USER -> "elasticam " + job.required("class");
     };
   }

@@ -61,6 +61,33 @@ public final class Submitter {
     this.appJar = appJar;
   }
 
+  /**
+   * A wordcount's input must exist and its output must not, on the file systems they name (as
+   * MapReduce checks); both are made absolute here, where a relative path means what the user meant.
+   */
+  public static JobSpec qualifyClusterPaths(JobSpec job, Configuration conf) throws UsageException {
+    if (job.kind() != JobSpec.Kind.WORDCOUNT) {
+      return job;
+    }
+    org.apache.hadoop.fs.Path in = new org.apache.hadoop.fs.Path(job.required("input"));
+    org.apache.hadoop.fs.Path out = new org.apache.hadoop.fs.Path(job.required("output"));
+    try {
+      FileSystem inFs = in.getFileSystem(conf);
+      FileSystem outFs = out.getFileSystem(conf);
+      in = inFs.makeQualified(in);
+      out = outFs.makeQualified(out);
+      if (!inFs.exists(in)) {
+        throw new UsageException("the input " + in + " does not exist");
+      }
+      if (outFs.exists(out)) {
+        throw new UsageException("the output " + out + " exists already: remove it or name another");
+      }
+    } catch (IOException e) {
+      throw new UsageException("cannot check the job's files: " + e.getMessage());
+    }
+    return job.withOption("input", in.toString()).withOption("output", out.toString());
+  }
+
   /** Checks what can be checked before anything is sent: files exist, the trace parses, the class is there. */
   public static void checkLocalInputs(JobSpec job) throws UsageException {
     switch (job.kind()) {

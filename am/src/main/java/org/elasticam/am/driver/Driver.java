@@ -14,12 +14,14 @@ import org.elasticam.allocator.scheduling.TaskScheduler;
 import org.elasticam.am.events.EventLog;
 import org.elasticam.am.job.JobPlan;
 import org.elasticam.am.loop.AmLoop;
+import org.elasticam.api.Stage;
 import org.elasticam.rpc.proto.DriverMessage;
 import org.elasticam.rpc.proto.ExecutorMessage;
 import org.elasticam.rpc.proto.HeartbeatAck;
 import org.elasticam.rpc.proto.LaunchTask;
 import org.elasticam.rpc.proto.Register;
 import org.elasticam.rpc.proto.Registered;
+import org.elasticam.rpc.proto.ShuffleWrite;
 import org.elasticam.rpc.proto.Shutdown;
 import org.elasticam.rpc.proto.TaskState;
 import org.elasticam.rpc.proto.TaskUpdate;
@@ -37,6 +39,8 @@ public final class Driver implements DriverService.SessionHandler {
   private static final Logger LOG = LoggerFactory.getLogger(Driver.class);
   /** How long a lost executor's container may take to report its own exit before we release it. */
   static final java.time.Duration LOST_RELEASE_GRACE = java.time.Duration.ofSeconds(3);
+  /** As Spark's stage attempts: a stage whose input keeps getting lost fails the job instead of looping. */
+  static final int MAX_FETCH_FAILURES_PER_STAGE = 16;
 
   private final DriverSettings settings;
   private final AmLoop loop;
@@ -51,6 +55,14 @@ public final class Driver implements DriverService.SessionHandler {
   private final Map<String, Integer> slotsByExecutor = new LinkedHashMap<>();
   private final DynamicAllocation dynamic;
   private final Set<String> draining = new HashSet<>();
+  private final Map<Integer, Stage> stages = new java.util.HashMap<>();
+  private final MapOutputs mapOutputs = new MapOutputs();
+  /** Map stages running again for lost output, and the stages waiting on them. */
+  private final Set<Integer> rerunning = new HashSet<>();
+  private final Set<Integer> waitingForInput = new HashSet<>();
+  /** Per shuffle, the submitted stages that read it and have not completed. */
+  private final Map<Integer, Integer> readersLeft = new java.util.HashMap<>();
+  private final Map<Integer, Integer> fetchFailures = new java.util.HashMap<>();
   private int target;
   private int stagesDone;
   private Outcome outcome;
@@ -109,9 +121,12 @@ public final class Driver implements DriverService.SessionHandler {
     syncTarget();
     for (String id : d.remove()) {
       if (executors.containsKey(id) && scheduler.runningOn(id) == 0) {
-        LOG.info("Removing executor {}: idle past its deadline", id);
+        String why = mapOutputs.wroteServedOutput(id)
+            ? "idle: no task past its idle deadline; its shuffle output stays served by its node's shuffle service"
+            : "idle: no task past its idle deadline";
+        LOG.info("Removing executor {}: {}", id, why);
         draining.add(id);
-        allocator.killExecutor(id, "idle: no task past its idle deadline");
+        allocator.killExecutor(id, why);
         executorLost(id, "removed: idle", false);
       }
     }
@@ -134,15 +149,92 @@ public final class Driver implements DriverService.SessionHandler {
     if (outcome != null) {
       return;
     }
-    scheduler.submit(s.stage(), clock.nowMs());
-    if (dynamic != null) {
-      dynamic.stageSubmitted(s.stage(), clock.nowMs());
+    Stage stage = s.stage();
+    stages.put(stage.id(), stage);
+    if (stage.writesShuffle()) {
+      mapOutputs.register(stage.id(), stage.tasks().size());
     }
-    LOG.info("Submitting stage {} ({}) with {} tasks", s.stage().id(), s.stage().name(), s.stage().tasks().size());
-    events.write("stage_submitted", "stage_id", s.stage().id(), "name", s.stage().name(),
-        "tasks", s.stage().tasks().size());
+    for (int p : shuffleParents(stage)) {
+      readersLeft.merge(p, 1, Integer::sum);
+    }
+    scheduler.submit(stage, clock.nowMs());
+    if (dynamic != null) {
+      dynamic.stageSubmitted(stage, clock.nowMs());
+    }
+    LOG.info("Submitting stage {} ({}) with {} tasks", stage.id(), stage.name(), stage.tasks().size());
+    events.write("stage_submitted", "stage_id", stage.id(), "name", stage.name(),
+        "tasks", stage.tasks().size());
+    for (int p : shuffleParents(stage)) {
+      List<Integer> missing = mapOutputs.missing(p);
+      if (!missing.isEmpty()) {
+        waitFor(stage.id(), p, missing, "its executors are gone and no shuffle service kept their output");
+      }
+    }
     syncTarget();
     revive();
+  }
+
+  /** The parents of a stage whose shuffle output it reads. */
+  private List<Integer> shuffleParents(Stage stage) {
+    return stage.parents().stream().filter(mapOutputs::isShuffle).toList();
+  }
+
+  // ---- lost shuffle output ---------------------------------------------------------------------
+
+  /** Stage {@code reader} waits while the lost map tasks of shuffle {@code shuffleId} run again. */
+  private void waitFor(int reader, int shuffleId, List<Integer> maps, String why) {
+    scheduler.pause(reader);
+    waitingForInput.add(reader);
+    Stage mapStage = stages.get(shuffleId);
+    scheduler.resubmit(mapStage, maps, clock.nowMs());
+    if (dynamic != null) {
+      dynamic.stageResubmitted(mapStage, maps, clock.nowMs());
+    }
+    rerunning.add(shuffleId);
+    LOG.info("Re-running {} map task(s) {} of stage {}: their shuffle output is lost ({}); stage {} waits",
+        maps.size(), abbreviate(maps), shuffleId, why, reader);
+    events.write("stage_resubmitted", "stage_id", shuffleId, "tasks", maps, "reason", why, "waiting_stage", reader);
+  }
+
+  private void fetchFailed(TaskAttempt a, org.elasticam.rpc.proto.FetchFailure f) {
+    int failures = fetchFailures.merge(a.stageId(), 1, Integer::sum);
+    events.write("fetch_failed", "stage_id", a.stageId(), "task", a.index(), "attempt", a.attempt(),
+        "shuffle_id", f.getShuffleId(), "from_executor", f.getExecutorId(), "maps", f.getMapIdsList(),
+        "message", f.getMessage());
+    LOG.warn("Task {} of stage {} could not fetch its input ({} fetch failures in this stage): {}", a.index(),
+        a.stageId(), failures, f.getMessage());
+    if (failures > MAX_FETCH_FAILURES_PER_STAGE) {
+      finish(Outcome.failed("Stage " + a.stageId() + " failed to fetch its shuffle input " + failures
+          + " times; last: " + f.getMessage()));
+      return;
+    }
+    if (!mapOutputs.isShuffle(f.getShuffleId()) || !stages.get(a.stageId()).parents().contains(f.getShuffleId())) {
+      finish(Outcome.failed("Task " + a.index() + " of stage " + a.stageId() + " reported a fetch failure for"
+          + " shuffle " + f.getShuffleId() + ", which it does not read"));
+      return;
+    }
+    mapOutputs.lose(f.getShuffleId(), f.getMapIdsList());
+    List<Integer> missing = mapOutputs.missing(f.getShuffleId());
+    if (!missing.isEmpty()) {
+      waitFor(a.stageId(), f.getShuffleId(), missing, "a reducer could not fetch it: " + f.getMessage());
+    }
+  }
+
+  /** A re-run map stage has all its output again: the stages that waited on it go on. */
+  private void inputRecomputed(int shuffleId) {
+    for (int reader : List.copyOf(waitingForInput)) {
+      boolean ready = shuffleParents(stages.get(reader)).stream().allMatch(p -> mapOutputs.missing(p).isEmpty());
+      if (ready) {
+        waitingForInput.remove(reader);
+        scheduler.resume(reader, clock.nowMs());
+        LOG.info("Stage {} resumes: the lost output of stage {} was recomputed", reader, shuffleId);
+        events.write("stage_resumed", "stage_id", reader, "recomputed_stage", shuffleId);
+      }
+    }
+  }
+
+  private static String abbreviate(List<Integer> ids) {
+    return ids.size() <= 10 ? ids.toString() : ids.subList(0, 10) + " and " + (ids.size() - 10) + " more";
   }
 
   private void syncTarget() {
@@ -201,6 +293,8 @@ public final class Driver implements DriverService.SessionHandler {
     session.host = r.getHost();
     session.containerId = r.getContainerId();
     session.slots = Math.max(1, r.getCores() / Math.max(1, settings.taskCpus()));
+    session.localDirs = List.copyOf(r.getLocalDirsList());
+    session.shuffleExternal = r.getShuffleExternal();
     session.lastHeardMs = clock.nowMs();
     executors.put(id, session);
     slotsByExecutor.put(id, session.slots);
@@ -270,6 +364,11 @@ public final class Driver implements DriverService.SessionHandler {
       s.end();
     }
     List<TaskAttempt> requeued = scheduler.executorLost(id);
+    Set<Integer> lostShuffles = mapOutputs.executorLost(id);
+    if (!lostShuffles.isEmpty()) {
+      LOG.info("Executor {} took its shuffle output of stage(s) {} with it (no shuffle service serves it)", id,
+          lostShuffles);
+    }
     if (dynamic != null) {
       dynamic.tasksLost(requeued, clock.nowMs());
       dynamic.executorRemoved(id, clock.nowMs());
@@ -312,9 +411,17 @@ public final class Driver implements DriverService.SessionHandler {
       if (dynamic != null) {
         dynamic.taskStarted(a, clock.nowMs());
       }
-      executors.get(a.executorId()).send(DriverMessage.newBuilder().setLaunchTask(LaunchTask.newBuilder()
-          .setTaskId(a.taskId()).setStageId(a.stageId()).setPartition(a.index()).setAttempt(a.attempt())
-          .setTaskClass(a.taskClass()).putAllParams(a.params())).build());
+      LaunchTask.Builder launch = LaunchTask.newBuilder().setTaskId(a.taskId()).setStageId(a.stageId())
+          .setPartition(a.index()).setAttempt(a.attempt()).setTaskClass(a.taskClass()).putAllParams(a.params());
+      Stage stage = stages.get(a.stageId());
+      if (stage.writesShuffle()) {
+        launch.setShuffleWrite(ShuffleWrite.newBuilder().setShuffleId(stage.id())
+            .setPartitions(stage.shufflePartitions()).setReplace(mapOutputs.wasLost(stage.id(), a.index())));
+      }
+      for (int p : shuffleParents(stage)) {
+        launch.addShuffleReads(mapOutputs.read(p));
+      }
+      executors.get(a.executorId()).send(DriverMessage.newBuilder().setLaunchTask(launch).build());
     }
   }
 
@@ -323,7 +430,9 @@ public final class Driver implements DriverService.SessionHandler {
       return;
     }
     boolean ok = u.getState() == TaskState.TASK_STATE_SUCCEEDED;
-    boolean killed = u.getState() == TaskState.TASK_STATE_KILLED;
+    boolean fetchFailed = u.getState() == TaskState.TASK_STATE_FETCH_FAILED;
+    // A fetch failure is lost input, not a fault of the task: it goes back to pending uncounted.
+    boolean killed = u.getState() == TaskState.TASK_STATE_KILLED || fetchFailed;
     Optional<TaskScheduler.TaskEnd> end = scheduler.taskEnded(u.getTaskId(), ok, killed, u.getError());
     if (end.isEmpty()) {
       return;
@@ -332,24 +441,53 @@ public final class Driver implements DriverService.SessionHandler {
     if (dynamic != null) {
       dynamic.taskEnded(a, ok, killed, clock.nowMs());
     }
+    if (ok && stages.get(a.stageId()).writesShuffle()) {
+      mapOutputs.put(a.stageId(), a.index(), new MapOutputs.Output(a.executorId(), session.host, u.getShufflePort(),
+          session.localDirs, session.shuffleExternal));
+      if (dynamic != null) {
+        dynamic.shuffleOutput(a.executorId(), a.stageId(), clock.nowMs());
+      }
+    }
     if (scheduler.runningOn(a.executorId()) == 0 && executors.containsKey(a.executorId())) {
-      events.write("executor_idle", "executor_id", a.executorId());
+      // What its shuffle output means for its removal: nothing when a service serves it; with
+      // shuffle tracking and no service, it stays for elasticam.dynamicAllocation.shuffleTracking.timeout.
+      String shuffle = mapOutputs.holdsUnservedOutput(a.executorId()) ? "held by the executor"
+          : mapOutputs.wroteServedOutput(a.executorId()) ? "served by the shuffle service" : "none";
+      events.write("executor_idle", "executor_id", a.executorId(), "shuffle_output", shuffle);
     }
     events.write("task_end", "stage_id", a.stageId(), "task", a.index(), "attempt", a.attempt(),
         "executor_id", a.executorId(), "host", a.host(), "locality", a.locality().name(),
-        "duration_ms", clock.nowMs() - a.startMs(), "status", ok ? "SUCCESS" : killed ? "KILLED" : "FAILED");
+        "duration_ms", clock.nowMs() - a.startMs(), "status",
+        ok ? "SUCCESS" : fetchFailed ? "FAILED" : killed ? "KILLED" : "FAILED", "fetch_failed", fetchFailed);
     if (end.get().jobFailure().isPresent()) {
       finish(Outcome.failed(end.get().jobFailure().get()));
       return;
+    }
+    if (fetchFailed) {
+      fetchFailed(a, u.getFetchFailure());
+      if (outcome != null) {
+        return;
+      }
     }
     end.get().stageCompleted().ifPresent(this::stageCompleted);
     revive();
   }
 
   private void stageCompleted(int stageId) {
-    stagesDone++;
     if (dynamic != null) {
       dynamic.stageCompleted(stageId, clock.nowMs());
+    }
+    if (rerunning.remove(stageId)) {
+      LOG.info("Stage {} recomputed its lost output", stageId);
+      events.write("stage_completed", "stage_id", stageId, "recomputed", true);
+      inputRecomputed(stageId);
+      return;
+    }
+    stagesDone++;
+    for (int p : shuffleParents(stages.get(stageId))) {
+      if (readersLeft.merge(p, -1, Integer::sum) == 0 && dynamic != null) {
+        dynamic.shuffleCleaned(p, clock.nowMs());
+      }
     }
     LOG.info("Stage {} completed ({} of {} stages)", stageId, stagesDone, plan.totalStages());
     events.write("stage_completed", "stage_id", stageId);

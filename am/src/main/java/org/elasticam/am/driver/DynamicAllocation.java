@@ -18,6 +18,8 @@ import org.elasticam.api.TaskSpec;
 final class DynamicAllocation {
 
   private final AllocationPolicy policy;
+  /** A stage's current attempt: 0, then one more each time lost output made it run again. */
+  private final Map<Integer, Integer> attempts = new java.util.HashMap<>();
 
   DynamicAllocation(AllocationPolicy policy) {
     this.policy = policy;
@@ -32,19 +34,41 @@ final class DynamicAllocation {
   }
 
   void stageSubmitted(Stage s, long nowMs) {
+    attempts.put(s.id(), 0);
+    submit(s, 0, s.tasks(), nowMs);
+  }
+
+  /** Lost output made these tasks of a completed stage run again: a new attempt of the stage. */
+  void stageResubmitted(Stage s, java.util.Collection<Integer> indices, long nowMs) {
+    int attempt = attempts.merge(s.id(), 1, Integer::sum);
+    submit(s, attempt, indices.stream().map(i -> s.tasks().get(i)).toList(), nowMs);
+  }
+
+  private void submit(Stage s, int attempt, List<TaskSpec> tasks, long nowMs) {
     int withPrefs = 0;
     Map<String, Integer> hosts = new java.util.LinkedHashMap<>();
-    for (TaskSpec t : s.tasks()) {
+    for (TaskSpec t : tasks) {
       if (!t.preferredHosts().isEmpty()) {
         withPrefs++;
         t.preferredHosts().forEach(h -> hosts.merge(h, 1, Integer::sum));
       }
     }
-    policy.stageSubmitted(new StageInfo(s.id(), 0, s.tasks().size(), withPrefs, hosts, -1), nowMs);
+    policy.stageSubmitted(new StageInfo(s.id(), attempt, tasks.size(), withPrefs, hosts,
+        s.writesShuffle() ? s.id() : -1), nowMs);
   }
 
   void stageCompleted(int stageId, long nowMs) {
-    policy.stageCompleted(stageId, 0, nowMs);
+    policy.stageCompleted(stageId, attempts.getOrDefault(stageId, 0), nowMs);
+  }
+
+  /** The executor wrote output of this shuffle: the policy's shuffle tracking keeps it while no service serves it. */
+  void shuffleOutput(String executorId, int shuffleId, long nowMs) {
+    policy.shuffleOutput(executorId, shuffleId, nowMs);
+  }
+
+  /** No stage will read this shuffle again. */
+  void shuffleCleaned(int shuffleId, long nowMs) {
+    policy.shuffleCleaned(shuffleId, nowMs);
   }
 
   void taskStarted(TaskAttempt a, long nowMs) {
@@ -73,7 +97,7 @@ final class DynamicAllocation {
     return policy.tick(nowMs);
   }
 
-  private static TaskInfo info(TaskAttempt a) {
-    return new TaskInfo(a.stageId(), 0, a.index(), a.executorId(), false);
+  private TaskInfo info(TaskAttempt a) {
+    return new TaskInfo(a.stageId(), attempts.getOrDefault(a.stageId(), 0), a.index(), a.executorId(), false);
   }
 }

@@ -16,6 +16,9 @@ public final class ExecutorSession {
   String host;
   String containerId;
   int slots;
+  /** Where its shuffle output goes, and whether its node's shuffle service serves it. */
+  java.util.List<String> localDirs = java.util.List.of();
+  boolean shuffleExternal;
   long lastHeardMs;
 
   ExecutorSession(StreamObserver<DriverMessage> down) {

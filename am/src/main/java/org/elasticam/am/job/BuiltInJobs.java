@@ -22,11 +22,14 @@ public final class BuiltInJobs {
 
   /**
    * @param clusterHosts the cluster's hosts, for mapping a trace's recorded hosts
+   * @param conf the cluster's configuration, for the file systems a job reads and writes
    * @throws Exception when a user job cannot be loaded or planned; the message is for the user
    */
-  public static JobPlan plan(JobSpec spec, List<String> clusterHosts) throws Exception {
+  public static JobPlan plan(JobSpec spec, List<String> clusterHosts, org.apache.hadoop.conf.Configuration conf)
+      throws Exception {
     return switch (spec.kind()) {
       case SLEEP -> new DagPlan(sleepStages(spec));
+      case WORDCOUNT -> WordCountPlan.plan(spec, conf);
       case TRACE -> TracePlan.of(Path.of(spec.required("file")), spec.number("time-scale", 1), clusterHosts);
       case USER -> new DagPlan(userStages(spec));
     };

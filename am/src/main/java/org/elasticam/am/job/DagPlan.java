@@ -9,15 +9,25 @@ import java.util.Map;
 import java.util.Set;
 import org.elasticam.api.Stage;
 
-/** Stages with parents: each is submitted the moment its last parent completes. */
+/**
+ * Stages with parents: each is submitted the moment its last parent completes, or a fixed pause
+ * after it when the job asks for one.
+ */
 public final class DagPlan implements JobPlan {
 
   private final Map<Integer, Stage> stages = new LinkedHashMap<>();
+  private final Map<Integer, Long> pauseMs;
   private final Set<Integer> done = new HashSet<>();
   private final Set<Integer> submitted = new HashSet<>();
 
   /** @throws IllegalArgumentException for duplicate ids, unknown parents or cycles */
   public DagPlan(List<Stage> list) {
+    this(list, Map.of());
+  }
+
+  /** @param pauseMs per stage, how long after its last parent completes it is submitted */
+  public DagPlan(List<Stage> list, Map<Integer, Long> pauseMs) {
+    this.pauseMs = Map.copyOf(pauseMs);
     if (list.isEmpty()) {
       throw new IllegalArgumentException("the job has no stages");
     }
@@ -34,6 +44,15 @@ public final class DagPlan implements JobPlan {
       }
     }
     checkAcyclic();
+    for (Stage s : list) {
+      for (int p : s.parents()) {
+        Stage parent = stages.get(p);
+        if (parent.writesShuffle() && parent.shufflePartitions() != s.tasks().size()) {
+          throw new IllegalArgumentException("stage " + s.id() + " reads the " + parent.shufflePartitions()
+              + " shuffle partitions of stage " + p + " but has " + s.tasks().size() + " tasks (one per partition)");
+        }
+      }
+    }
   }
 
   private void checkAcyclic() {
@@ -76,7 +95,7 @@ public final class DagPlan implements JobPlan {
     for (Stage s : stages.values()) {
       if (!submitted.contains(s.id()) && done.containsAll(s.parents())) {
         submitted.add(s.id());
-        out.add(new Submission(s, nowMs));
+        out.add(new Submission(s, nowMs + pauseMs.getOrDefault(s.id(), 0L)));
       }
     }
     return out;

@@ -14,17 +14,19 @@ import java.util.Set;
  * <ul>
  *   <li>{@code sleep --stages N --tasks N --task-ms N [--fail-rate P] [--seed S]}</li>
  *   <li>{@code trace --file F [--time-scale S]}</li>
+ *   <li>{@code wordcount --input P --output P [--reducers N] [--pause-ms N]}</li>
  *   <li>{@code --jar J --class C [args…]} — a user job</li>
  * </ul>
  */
 public record JobSpec(Kind kind, Map<String, String> options, List<String> userArgs) {
 
   /** The kinds of job. */
-  public enum Kind { SLEEP, TRACE, USER }
+  public enum Kind { SLEEP, TRACE, WORDCOUNT, USER }
 
   private static final Map<Kind, Set<String>> ALLOWED = Map.of(
       Kind.SLEEP, Set.of("stages", "tasks", "task-ms", "fail-rate", "seed"),
       Kind.TRACE, Set.of("file", "time-scale"),
+      Kind.WORDCOUNT, Set.of("input", "output", "reducers", "pause-ms"),
       Kind.USER, Set.of("jar", "class"));
 
   public JobSpec {
@@ -35,19 +37,19 @@ public record JobSpec(Kind kind, Map<String, String> options, List<String> userA
   /** @throws IllegalArgumentException with one line for the user */
   public static JobSpec parse(List<String> args) {
     if (args.isEmpty()) {
-      throw new IllegalArgumentException("no job given: use sleep, trace, or --jar J --class C");
+      throw new IllegalArgumentException("no job given: use sleep, trace, wordcount, or --jar J --class C");
     }
     String first = args.get(0);
     Kind kind;
     List<String> rest;
-    if (first.equals("sleep") || first.equals("trace")) {
-      kind = first.equals("sleep") ? Kind.SLEEP : Kind.TRACE;
+    if (first.equals("sleep") || first.equals("trace") || first.equals("wordcount")) {
+      kind = Kind.valueOf(first.toUpperCase(java.util.Locale.ROOT));
       rest = args.subList(1, args.size());
     } else if (first.equals("--jar") || first.equals("--class")) {
       kind = Kind.USER;
       rest = args;
     } else {
-      throw new IllegalArgumentException("unknown job '" + first + "': use sleep, trace, or --jar J --class C");
+      throw new IllegalArgumentException("unknown job '" + first + "': use sleep, trace, wordcount, or --jar J --class C");
     }
     Map<String, String> opts = new LinkedHashMap<>();
     List<String> userArgs = new ArrayList<>();
@@ -93,6 +95,12 @@ public record JobSpec(Kind kind, Map<String, String> options, List<String> userA
         if (!(scale > 0)) {
           throw new IllegalArgumentException("--time-scale must be > 0, got " + option("time-scale").orElse(""));
         }
+      }
+      case WORDCOUNT -> {
+        required("input");
+        required("output");
+        positive("reducers", 2);
+        nonNegative("pause-ms", 0);
       }
       case USER -> {
         required("jar");

@@ -96,7 +96,8 @@ class DriverControlPlaneTest {
         "--heartbeat-timeout-ms", "10000"});
     return CompletableFuture.supplyAsync(() -> {
       try {
-        return new ExecutorBackend(args, "localhost", container, secret, Clock.system(), scratch.resolve("e" + id)).run();
+        return new ExecutorBackend(args, "localhost", container, secret, Clock.system(), scratch.resolve("e" + id), null)
+            .run();
       } catch (Exception e) {
         throw new IllegalStateException(e);
       }

@@ -27,8 +27,8 @@ class JobSpecTest {
 
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
-      "''|no job given: use sleep, trace, or --jar J --class C",
-      "dance|unknown job 'dance': use sleep, trace, or --jar J --class C",
+      "''|no job given: use sleep, trace, wordcount, or --jar J --class C",
+      "dance|unknown job 'dance': use sleep, trace, wordcount, or --jar J --class C",
       "sleep --tasks|--tasks needs a value",
       "sleep --tasks 0|--tasks must be a whole number >= 1, got 0",
       "sleep --tasks many|--tasks must be a whole number, got 'many'",

@@ -3,13 +3,14 @@ package org.elasticam.embedded.run;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * RunMain's command line, written by bin/elasticam: its own options, then {@code --}, then the
  * client's submit arguments (job, job options, --conf…).
  */
 record RunArgs(Path appJar, Path classpathFile, String java, Path workDir, int nodes, int nodeMemoryMb,
-    int nodeVcores, List<String> clientArgs, boolean help, boolean helpAsked) {
+    int nodeVcores, List<String> clientArgs, boolean help, boolean helpAsked, Optional<Path> shuffleJar) {
 
   static final String USAGE = String.join("\n",
       "usage: bin/elasticam run [cluster options] <job> [job options] [--conf key=value]... [--verbose]",
@@ -18,12 +19,14 @@ record RunArgs(Path appJar, Path classpathFile, String java, Path workDir, int n
       "jobs:",
       "  sleep --stages N --tasks N --task-ms N [--fail-rate P] [--seed S]",
       "  trace --file F [--time-scale S]",
+      "  wordcount --input P --output P [--reducers N] [--pause-ms N]",
       "  --jar J --class C [args...]");
 
   static RunArgs parse(List<String> argv) {
     Path appJar = null;
     Path cpFile = null;
     String java = "java";
+    Path shuffleJar = null;
     int i = 0;
     for (; i < argv.size(); i++) {
       String a = argv.get(i);
@@ -38,6 +41,7 @@ record RunArgs(Path appJar, Path classpathFile, String java, Path workDir, int n
         case "--app-jar" -> appJar = Path.of(argv.get(++i));
         case "--classpath-file" -> cpFile = Path.of(argv.get(++i));
         case "--java" -> java = argv.get(++i);
+        case "--shuffle-jar" -> shuffleJar = Path.of(argv.get(++i));
         default -> throw new IllegalArgumentException("unknown launcher option " + a);
       }
     }
@@ -48,7 +52,7 @@ record RunArgs(Path appJar, Path classpathFile, String java, Path workDir, int n
     boolean helpAsked = client.contains("--help") || client.contains("-h");
     return new RunArgs(appJar, cpFile, java, Path.of(env("ELASTICAM_WORK_DIR", "target/elasticam-run")),
         intEnv("ELASTICAM_NODES", 2), intEnv("ELASTICAM_NODE_MEMORY_MB", 4096), intEnv("ELASTICAM_NODE_VCORES", 4),
-        client, client.isEmpty() || helpAsked, helpAsked);
+        client, client.isEmpty() || helpAsked, helpAsked, Optional.ofNullable(shuffleJar));
   }
 
   private static String env(String name, String dflt) {

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.elasticam.embedded.EmbeddedCluster;
+import org.elasticam.embedded.ShuffleServiceInstall;
 
 /**
  * {@code bin/elasticam run}: starts the embedded YARN cluster, submits the job with the same client
@@ -54,6 +55,9 @@ public final class RunMain {
         .withNodeManagers(args.nodes())
         .withNodeResources(args.nodeMemoryMb(), args.nodeVcores())
         .withApplicationClasspath(hadoopClasspath);
+    if (args.shuffleJar().isPresent()) {
+      settings = settings.withShuffleService(ShuffleServiceInstall.onClasspath(args.shuffleJar().get()));
+    }
     out.println("Starting the embedded YARN cluster (" + args.nodes() + " NodeManagers of " + args.nodeMemoryMb()
         + " MiB, " + args.nodeVcores() + " vcores)...");
     long t0 = System.nanoTime();
@@ -90,6 +94,10 @@ public final class RunMain {
         "-Delasticam.terminal=" + (System.console() != null),
         "-Dlog4j.configuration=elasticam-client-log4j.properties",
         "-cp", String.join(java.io.File.pathSeparator, cp), CLIENT_MAIN, "submit"));
+    if (args.shuffleJar().isPresent()) {
+      // The cluster has the service, so applications use it unless the user's own --conf says otherwise.
+      cmd.addAll(List.of("--conf", "elasticam.shuffle.service.enabled=true"));
+    }
     cmd.addAll(args.clientArgs());
     return new ProcessBuilder(cmd).redirectErrorStream(false).redirectError(ProcessBuilder.Redirect.INHERIT)
         .redirectInput(ProcessBuilder.Redirect.INHERIT).start();

@@ -17,6 +17,9 @@ import org.apache.hadoop.yarn.api.records.LocalResource;
  * @param tokens the application's credentials without the AMRMToken, serialized
  * @param serviceData per aux-service data for the NodeManager (the shuffle service's secret)
  * @param userJar the user jar's link name among the local resources, if the job has one
+ * @param shuffleService the NodeManagers' shuffle service executors register with; empty when
+ *     executors serve their own shuffle output
+ * @param readLocalShuffleDirectly executors read blocks on their own node from the files
  */
 public record ExecutorLaunchSpec(
     String driverHost,
@@ -31,7 +34,9 @@ public record ExecutorLaunchSpec(
     List<String> applicationClasspath,
     ByteBuffer tokens,
     Map<String, ByteBuffer> serviceData,
-    Optional<String> userJar) {
+    Optional<String> userJar,
+    Optional<String> shuffleService,
+    boolean readLocalShuffleDirectly) {
 
   public static final String EXECUTOR_MAIN = "org.elasticam.executor.ExecutorMain";
   /** The log4j configuration inside the app jar that containers log with. */

@@ -53,6 +53,8 @@ public final class LaunchContexts {
     c.add("--heartbeat-ms " + spec.heartbeatInterval().toMillis());
     c.add("--heartbeat-timeout-ms " + spec.heartbeatTimeout().toMillis());
     spec.userJar().ifPresent(j -> c.add("--user-jar " + j));
+    spec.shuffleService().ifPresent(s -> c.add("--shuffle-service " + s));
+    c.add("--shuffle-local-read " + (spec.readLocalShuffleDirectly() ? "direct" : "fetch"));
     c.add("1>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stdout");
     c.add("2>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stderr");
     return String.join(" ", c);

@@ -17,7 +17,8 @@ class LaunchContextsTest {
 
   private static ExecutorLaunchSpec spec(Optional<String> userJar, Map<String, ByteBuffer> serviceData) {
     return new ExecutorLaunchSpec("am-host", 4242, "application_1_0001", 2, 1, 1024, Duration.ofSeconds(3),
-        Duration.ofSeconds(60), Map.of(), List.of("/opt/hadoop/*", "/opt/hadoop/lib/*"), null, serviceData, userJar);
+        Duration.ofSeconds(60), Map.of(), List.of("/opt/hadoop/*", "/opt/hadoop/lib/*"), null, serviceData, userJar,
+        serviceData.isEmpty() ? Optional.empty() : Optional.of("elasticam_shuffle"), true);
   }
 
   @Test
@@ -26,7 +27,7 @@ class LaunchContextsTest {
     assertTrue(cmd.startsWith("{{JAVA_HOME}}/bin/java -Xmx1024m"), cmd);
     assertTrue(cmd.contains(" org.elasticam.executor.ExecutorMain --driver am-host:4242 --executor-id 7"
         + " --app-id application_1_0001 --cores 2 --task-cpus 1 --heartbeat-ms 3000 --heartbeat-timeout-ms 60000"
-        + " --user-jar __user__.jar 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"), cmd);
+        + " --user-jar __user__.jar --shuffle-local-read direct 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"), cmd);
   }
 
   @Test

@@ -85,6 +85,17 @@ public final class MapOutputWriter implements Closeable {
 
   /** Finishes the remaining partitions, writes the index and moves both into place. */
   public void commit() throws IOException {
+    commit(false);
+  }
+
+  /**
+   * Like {@link #commit()}; with {@code replace}, an output already committed for this map is
+   * replaced instead of kept. The driver asks for that when the earlier output was found lost or
+   * corrupt: keeping the first committer would keep serving the corrupt file. Data then index,
+   * as always: a reader in between sees the old index with the new data, which fails its
+   * checksums and reads as lost, never as wrong records.
+   */
+  public void commit(boolean replace) throws IOException {
     if (done) {
       throw new IllegalStateException("already committed or closed");
     }
@@ -92,7 +103,7 @@ public final class MapOutputWriter implements Closeable {
     done = true;
     out.close();
     Files.write(tmpIndex, IndexFile.encode(entries));
-    if (Files.exists(index)) {
+    if (Files.exists(index) && !replace) {
       discard();
       return;
     }

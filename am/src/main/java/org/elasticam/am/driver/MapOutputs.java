@@ -1,0 +1,125 @@
+package org.elasticam.am.driver;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.elasticam.rpc.proto.MapOutputLocation;
+import org.elasticam.rpc.proto.ShuffleRead;
+
+/**
+ * Where every map task's shuffle output is, per shuffle (a shuffle's id is its map stage's id):
+ * which executor wrote it, on which host, served on which port, under which dirs, and whether a
+ * NodeManager's shuffle service serves it (so it outlives the executor). Lost output is forgotten
+ * here, and its map tasks remembered as lost, so that their re-runs replace rather than keep what
+ * is on disk. Driver state: event loop only.
+ */
+final class MapOutputs {
+
+  /** One map task's output. */
+  record Output(String executorId, String host, int port, List<String> localDirs, boolean external) {}
+
+  private final Map<Integer, Output[]> byShuffle = new HashMap<>();
+  private final Map<Integer, Set<Integer>> lost = new HashMap<>();
+
+  void register(int shuffleId, int maps) {
+    byShuffle.putIfAbsent(shuffleId, new Output[maps]);
+  }
+
+  boolean isShuffle(int shuffleId) {
+    return byShuffle.containsKey(shuffleId);
+  }
+
+  void put(int shuffleId, int mapId, Output o) {
+    byShuffle.get(shuffleId)[mapId] = o;
+  }
+
+  /** Forgets these map outputs: they are missing or corrupt. Returns those that were known. */
+  Set<Integer> lose(int shuffleId, List<Integer> mapIds) {
+    Output[] outputs = byShuffle.get(shuffleId);
+    Set<Integer> forgotten = new TreeSet<>();
+    if (outputs == null) {
+      return forgotten;
+    }
+    for (int m : mapIds) {
+      if (m >= 0 && m < outputs.length && outputs[m] != null) {
+        outputs[m] = null;
+        forgotten.add(m);
+      }
+      if (m >= 0 && m < outputs.length) {
+        lost.computeIfAbsent(shuffleId, k -> new HashSet<>()).add(m);
+      }
+    }
+    return forgotten;
+  }
+
+  /**
+   * The executor is gone: the output it served itself goes with it (output a shuffle service
+   * serves stays). Returns the shuffles that lost output.
+   */
+  Set<Integer> executorLost(String executorId) {
+    Set<Integer> affected = new TreeSet<>();
+    byShuffle.forEach((shuffle, outputs) -> {
+      for (int m = 0; m < outputs.length; m++) {
+        if (outputs[m] != null && !outputs[m].external() && outputs[m].executorId().equals(executorId)) {
+          outputs[m] = null;
+          lost.computeIfAbsent(shuffle, k -> new HashSet<>()).add(m);
+          affected.add(shuffle);
+        }
+      }
+    });
+    return affected;
+  }
+
+  /** Whether map {@code mapId}'s output was lost before: its re-run replaces what is on disk. */
+  boolean wasLost(int shuffleId, int mapId) {
+    return lost.getOrDefault(shuffleId, Set.of()).contains(mapId);
+  }
+
+  /** Map tasks of the shuffle without output. */
+  List<Integer> missing(int shuffleId) {
+    Output[] outputs = byShuffle.get(shuffleId);
+    List<Integer> out = new ArrayList<>();
+    for (int m = 0; outputs != null && m < outputs.length; m++) {
+      if (outputs[m] == null) {
+        out.add(m);
+      }
+    }
+    return out;
+  }
+
+  /** Whether this executor holds output that would be lost with it (no service serves it). */
+  boolean holdsUnservedOutput(String executorId) {
+    return byShuffle.values().stream().flatMap(java.util.Arrays::stream)
+        .anyMatch(o -> o != null && !o.external() && o.executorId().equals(executorId));
+  }
+
+  /** Whether this executor wrote output a shuffle service now serves. */
+  boolean wroteServedOutput(String executorId) {
+    return byShuffle.values().stream().flatMap(java.util.Arrays::stream)
+        .anyMatch(o -> o != null && o.external() && o.executorId().equals(executorId));
+  }
+
+  /** What a reduce task needs to fetch its partition: the locations, grouped by executor. */
+  ShuffleRead read(int shuffleId) {
+    Output[] outputs = byShuffle.get(shuffleId);
+    Map<String, MapOutputLocation.Builder> byExecutor = new LinkedHashMap<>();
+    for (int m = 0; m < outputs.length; m++) {
+      Output o = outputs[m];
+      if (o == null) {
+        continue;
+      }
+      int mapId = m;
+      byExecutor.computeIfAbsent(o.executorId() + "@" + o.host() + ":" + o.port(), k -> MapOutputLocation.newBuilder()
+          .setExecutorId(o.executorId()).setHost(o.host()).setPort(o.port()).addAllLocalDirs(o.localDirs()))
+          .addMapIds(mapId);
+    }
+    ShuffleRead.Builder r = ShuffleRead.newBuilder().setShuffleId(shuffleId).setMaps(outputs.length);
+    byExecutor.values().forEach(r::addLocations);
+    return r.build();
+  }
+}

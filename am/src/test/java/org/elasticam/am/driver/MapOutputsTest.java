@@ -1,0 +1,67 @@
+package org.elasticam.am.driver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Set;
+import org.elasticam.rpc.proto.MapOutputLocation;
+import org.elasticam.rpc.proto.ShuffleRead;
+import org.junit.jupiter.api.Test;
+
+class MapOutputsTest {
+
+  private final MapOutputs outputs = new MapOutputs();
+
+  private static MapOutputs.Output on(String exec, boolean external) {
+    return new MapOutputs.Output(exec, "h" + exec, 7447, List.of("/d/" + exec), external);
+  }
+
+  @Test
+  void aReadGroupsMapsByTheExecutorThatWroteThem() {
+    outputs.register(0, 4);
+    outputs.put(0, 0, on("1", true));
+    outputs.put(0, 1, on("2", true));
+    outputs.put(0, 2, on("1", true));
+    assertEquals(List.of(3), outputs.missing(0));
+    outputs.put(0, 3, on("2", true));
+    ShuffleRead r = outputs.read(0);
+    assertEquals(4, r.getMaps());
+    assertEquals(2, r.getLocationsCount());
+    MapOutputLocation first = r.getLocations(0);
+    assertEquals("1", first.getExecutorId());
+    assertEquals(List.of(0, 2), first.getMapIdsList());
+    assertEquals(List.of("/d/1"), first.getLocalDirsList());
+    assertEquals(List.of(1, 3), r.getLocations(1).getMapIdsList());
+  }
+
+  @Test
+  void lostOutputIsMissingAndItsReRunReplacesWhatIsOnDisk() {
+    outputs.register(0, 3);
+    for (int m = 0; m < 3; m++) {
+      outputs.put(0, m, on("1", true));
+    }
+    assertFalse(outputs.wasLost(0, 1));
+    assertEquals(Set.of(1), outputs.lose(0, List.of(1, 7)));
+    assertEquals(List.of(1), outputs.missing(0));
+    assertTrue(outputs.wasLost(0, 1));
+    assertEquals(List.of(0, 2), outputs.read(0).getLocations(0).getMapIdsList());
+  }
+
+  @Test
+  void anExecutorTakesOnlyTheOutputNoServiceServes() {
+    outputs.register(0, 2);
+    outputs.register(5, 2);
+    outputs.put(0, 0, on("1", false));
+    outputs.put(0, 1, on("2", false));
+    outputs.put(5, 0, on("1", true));
+    outputs.put(5, 1, on("1", true));
+    assertTrue(outputs.holdsUnservedOutput("1"));
+    assertTrue(outputs.wroteServedOutput("1"));
+    assertEquals(Set.of(0), outputs.executorLost("1"));
+    assertEquals(List.of(0), outputs.missing(0));
+    assertEquals(List.of(), outputs.missing(5), "the service still serves what executor 1 wrote");
+    assertFalse(outputs.holdsUnservedOutput("1"));
+  }
+}

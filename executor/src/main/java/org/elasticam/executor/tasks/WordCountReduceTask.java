@@ -1,0 +1,80 @@
+package org.elasticam.executor.tasks;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.elasticam.api.ShuffleInput;
+import org.elasticam.api.Task;
+import org.elasticam.api.TaskContext;
+
+/**
+ * Sums the counts of one partition of the words (stage 0's shuffle) and writes
+ * {@code part-NNNNN}: one {@code word<TAB>count} line per word, in byte order of the words. The
+ * file is written under a hidden name and renamed into place, so a reader never sees half a part
+ * and a re-run replaces it whole.
+ */
+public final class WordCountReduceTask implements Task {
+
+  static final int MAP_STAGE = 0;
+
+  @Override
+  public void run(TaskContext context) throws Exception {
+    Path dir = new Path(context.params().get("output"));
+    FileSystem fs = dir.getFileSystem(new Configuration());
+    String name = String.format("part-%05d", context.partition());
+    Path part = new Path(dir, name);
+    Path tmp = new Path(dir, "." + name + ".attempt-" + context.attempt() + "-" + context.executorId());
+    ShuffleInput in = context.shuffleInput(MAP_STAGE);
+    boolean done = false;
+    try (OutputStream out = new BufferedOutputStream(fs.create(tmp, true), 64 * 1024)) {
+      byte[] word = null;
+      long sum = 0;
+      while (in.next()) {
+        if (word == null || !Arrays.equals(word, in.key())) {
+          if (word != null) {
+            writeLine(out, word, sum);
+          }
+          word = in.key().clone();
+          sum = 0;
+        }
+        sum += decodeCount(in.value());
+      }
+      if (word != null) {
+        writeLine(out, word, sum);
+      }
+      done = true;
+    } finally {
+      if (!done) {
+        fs.delete(tmp, false);
+      }
+    }
+    fs.delete(part, false);
+    if (!fs.rename(tmp, part)) {
+      throw new IOException("cannot rename " + tmp + " to " + part);
+    }
+  }
+
+  private static void writeLine(OutputStream out, byte[] word, long count) throws IOException {
+    out.write(word);
+    out.write('\t');
+    out.write(Long.toString(count).getBytes(StandardCharsets.US_ASCII));
+    out.write('\n');
+  }
+
+  static byte[] encodeCount(long n) {
+    return ByteBuffer.allocate(Long.BYTES).putLong(n).array();
+  }
+
+  static long decodeCount(byte[] b) throws IOException {
+    if (b.length != Long.BYTES) {
+      throw new IOException("a word count of " + b.length + " bytes, not " + Long.BYTES);
+    }
+    return ByteBuffer.wrap(b).getLong();
+  }
+}
