@@ -5,14 +5,14 @@ package org.elasticam.bench.shuffle;
  * partitions, every block exactly {@code blockSize} bytes, and {@code mapsPerRequest} consecutive
  * maps of one reduce asked for in each request (the same blocks from every server).
  *
- * <p>Every dataset holds 512 MiB. Small blocks are asked for 20 at a time, MapReduce's own
+ * <p>Every dataset holds 500-512 MiB. Small blocks are asked for 20 at a time, MapReduce's own
  * {@code MAX_MAPS_AT_ONCE}; large ones fewer, so that one response stays at most 16 MiB and 256
  * clients' requests do not all wait on a single server-wide memory bound.
  */
 public record Shape(int index, int blockSize, int maps, int reduces, int mapsPerRequest) {
 
-  public static final Shape KIB_4 = new Shape(1, 4 << 10, 256, 512, 20);
-  public static final Shape KIB_64 = new Shape(2, 64 << 10, 64, 128, 20);
+  public static final Shape KIB_4 = new Shape(1, 4 << 10, 320, 400, 20);
+  public static final Shape KIB_64 = new Shape(2, 64 << 10, 80, 100, 20);
   public static final Shape MIB_1 = new Shape(3, 1 << 20, 32, 16, 4);
   public static final Shape MIB_16 = new Shape(4, 16 << 20, 8, 4, 1);
 
