@@ -350,8 +350,18 @@ public final class ApplicationMaster {
         staged.executorResources(), List.of(conf.getStrings(YarnConfiguration.YARN_APPLICATION_CLASSPATH,
             YarnConfiguration.DEFAULT_YARN_CROSS_PLATFORM_APPLICATION_CLASSPATH)),
         executorTokens(), serviceData, job.kind() == JobSpec.Kind.USER ? Optional.of(AmFiles.USER_JAR) : Optional.empty(),
-        service ? Optional.of(serviceName) : Optional.empty(), elastic.get(ShuffleKeys.READ_LOCAL_DIRECTLY));
+        service ? Optional.of(serviceName) : Optional.empty(), elastic.get(ShuffleKeys.READ_LOCAL_DIRECTLY),
+        shuffleClientConf());
   }
+
+  /** The elasticam.shuffle.client.* keys of this submission, for executors' fetch clients. */
+  private Map<String, String> shuffleClientConf() {
+    Map<String, String> m = new java.util.TreeMap<>();
+    conf.getPropsWithPrefix(SHUFFLE_CLIENT_PREFIX).forEach((k, v) -> m.put(SHUFFLE_CLIENT_PREFIX + k, v.trim()));
+    return m;
+  }
+
+  private static final String SHUFFLE_CLIENT_PREFIX = "elasticam.shuffle.client.";
 
   /** The application's credentials as executors get them: everything but the AMRMToken. */
   private static ByteBuffer executorTokens() throws IOException {

@@ -9,14 +9,15 @@ import java.util.Optional;
  * The executor's command line, as the launcher writes it:
  * {@code --driver host:port --executor-id N --app-id A --cores C --task-cpus T
  * --heartbeat-ms H --heartbeat-timeout-ms X [--user-jar path] [--shuffle-service name]
- * [--shuffle-local-read direct|fetch]}.
+ * [--shuffle-local-read direct|fetch] [--shuffle-client-conf key=value,...]}.
  *
  * @param shuffleService the NodeManager's shuffle service to register with; empty: serve our own output
  * @param readLocalShuffleDirectly read blocks on this node from the files instead of fetching them
+ * @param shuffleClientConf the {@code elasticam.shuffle.client.*} settings of the application
  */
 public record ExecutorArgs(String driverHost, int driverPort, int executorId, String appId, int cores, int taskCpus,
     Duration heartbeatInterval, Duration heartbeatTimeout, Optional<String> userJar, Optional<String> shuffleService,
-    boolean readLocalShuffleDirectly) {
+    boolean readLocalShuffleDirectly, Map<String, String> shuffleClientConf) {
 
   /** @throws IllegalArgumentException naming the bad or missing argument */
   public static ExecutorArgs parse(String[] args) {
@@ -38,7 +39,23 @@ public record ExecutorArgs(String driverHost, int driverPort, int executorId, St
         Duration.ofMillis(intOf(m.getOrDefault("heartbeat-ms", "3000"), "--heartbeat-ms")),
         Duration.ofMillis(intOf(m.getOrDefault("heartbeat-timeout-ms", "60000"), "--heartbeat-timeout-ms")),
         Optional.ofNullable(m.get("user-jar")), Optional.ofNullable(m.get("shuffle-service")),
-        localRead(m.getOrDefault("shuffle-local-read", "direct")));
+        localRead(m.getOrDefault("shuffle-local-read", "direct")), keyValues(m.getOrDefault("shuffle-client-conf", "")));
+  }
+
+  private static Map<String, String> keyValues(String list) {
+    Map<String, String> out = new HashMap<>();
+    for (String kv : list.split(",")) {
+      if (kv.isBlank()) {
+        continue;
+      }
+      int eq = kv.indexOf('=');
+      if (eq <= 0 || !kv.startsWith("elasticam.shuffle.client.")) {
+        throw new IllegalArgumentException("--shuffle-client-conf takes elasticam.shuffle.client.*=value pairs, got '"
+            + kv + "'");
+      }
+      out.put(kv.substring(0, eq), kv.substring(eq + 1));
+    }
+    return out;
   }
 
   private static boolean localRead(String v) {

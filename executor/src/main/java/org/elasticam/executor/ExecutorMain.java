@@ -1,7 +1,9 @@
 package org.elasticam.executor;
 
 import java.nio.file.Path;
+import org.elasticam.conf.ElasticConf;
 import org.elasticam.executor.shuffle.ExecutorShuffle;
+import org.elasticam.shuffle.client.ClientSettings;
 import org.elasticam.time.Clock;
 
 /**
@@ -32,7 +34,8 @@ public final class ExecutorMain {
           java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime(), (System.nanoTime() - t0) / 1_000_000);
       Path scratch = Path.of(System.getProperty("java.io.tmpdir"), "elasticam-executor-" + args.executorId());
       try (ExecutorShuffle shuffle = ExecutorShuffle.start(args.appId(), String.valueOf(args.executorId()), host,
-          secret, args.shuffleService(), args.readLocalShuffleDirectly(), System.getenv(), Clock.system())) {
+          secret, args.shuffleService(), args.readLocalShuffleDirectly(),
+          ClientSettings.from(ElasticConf.of(args.shuffleClientConf())), System.getenv(), Clock.system())) {
         code = new ExecutorBackend(args, host, container, secret, Clock.system(), scratch, shuffle).run();
       }
     } catch (Exception e) {

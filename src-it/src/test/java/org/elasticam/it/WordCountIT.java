@@ -95,7 +95,8 @@ class WordCountIT {
 
   @Test
   void countsExactlyWhatAnIndependentCountFinds() throws Exception {
-    ItCluster.ClientRun run = run(submit("static", 0, "elasticam.executor.instances=2"));
+    ItCluster.ClientRun run = run(submit("static", 0, "elasticam.executor.instances=2",
+        "elasticam.shuffle.client.maxRequestsInFlight=2", "elasticam.shuffle.client.maxBytesInFlight=1m"));
     assertEquals(expected, Corpus.output(fs, output("static"), REDUCERS));
     assertNoMapRanTwice(it.events(run.appId()));
   }

@@ -70,11 +70,11 @@ public final class ExecutorShuffle implements AutoCloseable {
    * @throws IOException when the node's service cannot be found or refuses the registration
    */
   public static ExecutorShuffle start(String appId, String executorId, String host, byte[] appSecret,
-      Optional<String> serviceName, boolean readLocalDirectly, Map<String, String> env, Clock clock)
-      throws IOException {
+      Optional<String> serviceName, boolean readLocalDirectly, ClientSettings clientSettings,
+      Map<String, String> env, Clock clock) throws IOException {
     List<Path> dirs = localDirs(env);
     byte[] shuffleSecret = RequestSigner.deriveShuffleSecret(appSecret);
-    ShuffleClient client = new ShuffleClient(appId, shuffleSecret, ClientSettings.defaults(), clock);
+    ShuffleClient client = new ShuffleClient(appId, shuffleSecret, clientSettings, clock);
     try {
       if (serviceName.isPresent()) {
         String meta = env.get(AUX_SERVICE_ENV_PREFIX + serviceName.get());

@@ -20,6 +20,7 @@ import org.apache.hadoop.yarn.api.records.LocalResource;
  * @param shuffleService the NodeManagers' shuffle service executors register with; empty when
  *     executors serve their own shuffle output
  * @param readLocalShuffleDirectly executors read blocks on their own node from the files
+ * @param shuffleClientConf the {@code elasticam.shuffle.client.*} settings executors fetch with
  */
 public record ExecutorLaunchSpec(
     String driverHost,
@@ -36,7 +37,8 @@ public record ExecutorLaunchSpec(
     Map<String, ByteBuffer> serviceData,
     Optional<String> userJar,
     Optional<String> shuffleService,
-    boolean readLocalShuffleDirectly) {
+    boolean readLocalShuffleDirectly,
+    Map<String, String> shuffleClientConf) {
 
   public static final String EXECUTOR_MAIN = "org.elasticam.executor.ExecutorMain";
   /** The log4j configuration inside the app jar that containers log with. */
@@ -46,5 +48,6 @@ public record ExecutorLaunchSpec(
     localResources = Map.copyOf(localResources);
     applicationClasspath = List.copyOf(applicationClasspath);
     serviceData = Map.copyOf(serviceData);
+    shuffleClientConf = new java.util.TreeMap<>(shuffleClientConf);
   }
 }

@@ -55,6 +55,12 @@ public final class LaunchContexts {
     spec.userJar().ifPresent(j -> c.add("--user-jar " + j));
     spec.shuffleService().ifPresent(s -> c.add("--shuffle-service " + s));
     c.add("--shuffle-local-read " + (spec.readLocalShuffleDirectly() ? "direct" : "fetch"));
+    if (!spec.shuffleClientConf().isEmpty()) {
+      // Validated by the client at submission: sizes, durations and counts, no spaces or commas.
+      List<String> kv = new ArrayList<>();
+      spec.shuffleClientConf().forEach((k, v) -> kv.add(k + "=" + v));
+      c.add("--shuffle-client-conf " + String.join(",", kv));
+    }
     c.add("1>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stdout");
     c.add("2>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stderr");
     return String.join(" ", c);

@@ -18,7 +18,7 @@ class LaunchContextsTest {
   private static ExecutorLaunchSpec spec(Optional<String> userJar, Map<String, ByteBuffer> serviceData) {
     return new ExecutorLaunchSpec("am-host", 4242, "application_1_0001", 2, 1, 1024, Duration.ofSeconds(3),
         Duration.ofSeconds(60), Map.of(), List.of("/opt/hadoop/*", "/opt/hadoop/lib/*"), null, serviceData, userJar,
-        serviceData.isEmpty() ? Optional.empty() : Optional.of("elasticam_shuffle"), true);
+        serviceData.isEmpty() ? Optional.empty() : Optional.of("elasticam_shuffle"), true, Map.of());
   }
 
   @Test
@@ -45,5 +45,17 @@ class LaunchContextsTest {
         spec(Optional.empty(), Map.of("elasticam_shuffle", ByteBuffer.wrap(new byte[] {1}))), new ExecutorId(1));
     assertEquals(1, some.getServiceData().size());
     assertNull(none.getTokens());
+  }
+
+  @Test
+  void theShuffleServiceAndTheFetchSettingsReachTheExecutor() {
+    ExecutorLaunchSpec base = spec(Optional.empty(), Map.of("elasticam_shuffle", ByteBuffer.allocate(4)));
+    ExecutorLaunchSpec spec = new ExecutorLaunchSpec(base.driverHost(), base.driverPort(), base.appId(), base.cores(),
+        base.taskCpus(), base.heapMb(), base.heartbeatInterval(), base.heartbeatTimeout(), base.localResources(),
+        base.applicationClasspath(), null, base.serviceData(), Optional.empty(), Optional.of("elasticam_shuffle"), false,
+        Map.of("elasticam.shuffle.client.maxRetries", "5", "elasticam.shuffle.client.maxBytesInFlight", "64m"));
+    String cmd = LaunchContexts.command(spec, new ExecutorId(3));
+    assertTrue(cmd.contains(" --shuffle-service elasticam_shuffle --shuffle-local-read fetch --shuffle-client-conf"
+        + " elasticam.shuffle.client.maxBytesInFlight=64m,elasticam.shuffle.client.maxRetries=5 "), cmd);
   }
 }
