@@ -79,6 +79,12 @@ public final class ShuffleKeys {
       .doc("NodeManager side: threads that open index and data files, off the event loop.")
       .build();
 
+  public static final ConfigKey<ByteSize> INDEX_CACHE_SIZE = key(P + "indexCacheSize", ValueType.MEBIBYTES)
+      .defaultValue(ByteSize.ofMebibytes(16))
+      .check(v -> v.bytes() >= 0, "must be >= 0")
+      .doc("NodeManager side: memory for map output indexes kept between fetches (0 = read the index every time).")
+      .build();
+
   public static final ConfigKey<Duration> SIGNATURE_MAX_AGE = key(P + "signatureMaxAge", ValueType.SECONDS)
       .defaultValue(Duration.ofMinutes(5))
       .check(v -> v.toMillis() >= 1000, "must be at least 1s")

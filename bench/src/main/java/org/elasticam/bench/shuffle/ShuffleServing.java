@@ -28,7 +28,7 @@ import org.elasticam.shuffle.protocol.RequestSigner;
  * <pre>
  * cd bench &amp;&amp; mvn -q compile exec:exec@shuffle-serving [-Dshuffle.args="quick"]
  * options (leading dashes optional): quick | sizes 4k,64k,1m,16m | clients 1,16,64,256
- *          | servers ours,hadoop,sendfile | jit-warmup-ms 8000 | warmup-ms 3000 | measure-ms 6000
+ *          | servers ours,hadoop,sendfile | jit-warmup-ms 20000 | warmup-ms 3000 | measure-ms 6000
  *          | work target/shuffle-serving
  * </pre>
  */
@@ -47,7 +47,7 @@ public final class ShuffleServing {
       List<Shape> shapes = List.of(Shape.KIB_4, Shape.KIB_64, Shape.MIB_1, Shape.MIB_16);
       List<Integer> clients = List.of(1, 16, 64, 256);
       List<ServerKind> servers = List.of(ServerKind.OURS, ServerKind.SHUFFLE_HANDLER, ServerKind.SENDFILE);
-      long jitWarmup = 8000;
+      long jitWarmup = 20000;
       long warmup = 3000;
       long measure = 6000;
       Path work = Path.of("target", "shuffle-serving");
@@ -95,7 +95,7 @@ public final class ShuffleServing {
       }
     }
     String report = "Server pinned to core " + SERVER_CORE + ", load generator to core " + CLIENT_CORE
-        + "; each server JVM first warmed " + plan.jitWarmupMs() + " ms with 16 clients, then per cell warm-up "
+        + "; each server JVM first warmed " + plan.jitWarmupMs() + " ms (16, 1, then 64 clients), then per cell warm-up "
         + plan.warmupMs() + " ms, measured " + plan.measureMs() + " ms.\n\n"
         + ResultTable.markdown(cells) + "\n" + ResultTable.ratios(cells) + "\n"
         + String.join("\n", ResultTable.targets(cells).stream().map(x -> "- " + x).toList()) + "\n";
@@ -127,10 +127,15 @@ public final class ShuffleServing {
           Long.toString(server.pid()));
       try (OutputStream cmd = gen.getOutputStream()) {
         BufferedReader results = reader(gen);
-        // A fresh JVM's first seconds are JIT compilation on the server's only core: run them off the record.
-        cmd.write(("run 16 " + plan.jitWarmupMs() + " 1\n").getBytes(StandardCharsets.UTF_8));
-        cmd.flush();
-        resultLine(results, logs, name);
+        // A fresh JVM's first seconds are JIT compilation on the server's only core: run them off the
+        // record, with connections closed and opened again on the way (the first close loads classes
+        // that send much compiled code back to the compiler).
+        for (String warm : List.of("run 16 " + plan.jitWarmupMs() / 2 + " 1", "run 1 " + plan.jitWarmupMs() / 4 + " 1",
+            "run 64 " + plan.jitWarmupMs() / 4 + " 1")) {
+          cmd.write((warm + "\n").getBytes(StandardCharsets.UTF_8));
+          cmd.flush();
+          resultLine(results, logs, name);
+        }
         for (int c : plan.clients()) {
           cmd.write(("run " + c + " " + plan.warmupMs() + " " + plan.measureMs() + "\n").getBytes(StandardCharsets.UTF_8));
           cmd.flush();

@@ -103,7 +103,7 @@ public final class ExecutorShuffle implements AutoCloseable {
     registry.initializeApplication(appId, user, new SecretEnvelope(shuffleSecret, false));
     registry.registerExecutor(appId, executorId, dirs.stream().map(Path::toString).toList());
     ServerSettings settings = new ServerSettings(null, 0, 256, Duration.ofSeconds(1), 64L << 20,
-        Duration.ofSeconds(120), 1, 2, Duration.ofMinutes(5));
+        Duration.ofSeconds(120), 1, 2, Duration.ofMinutes(5), 4L << 20);
     return ShuffleServer.start(settings, registry, ShuffleStats.none(), null, clock, System::nanoTime);
   }
 

@@ -23,7 +23,8 @@ public record ServiceSettings(ServerSettings server, boolean ssl, boolean delete
     ServerSettings server = new ServerSettings(conf.getOptional(ShuffleKeys.HOST).filter(h -> !h.isEmpty()).orElse(null),
         conf.get(ShuffleKeys.PORT), conf.get(ShuffleKeys.MAX_CONNECTIONS), conf.get(ShuffleKeys.RETRY_AFTER),
         conf.get(ShuffleKeys.MAX_IN_FLIGHT_BYTES).bytes(), conf.get(ShuffleKeys.IDLE_TIMEOUT),
-        conf.get(ShuffleKeys.IO_THREADS), conf.get(ShuffleKeys.DISK_THREADS), conf.get(ShuffleKeys.SIGNATURE_MAX_AGE));
+        conf.get(ShuffleKeys.IO_THREADS), conf.get(ShuffleKeys.DISK_THREADS), conf.get(ShuffleKeys.SIGNATURE_MAX_AGE),
+        conf.get(ShuffleKeys.INDEX_CACHE_SIZE).bytes());
     return new ServiceSettings(server, conf.get(ShuffleKeys.SSL_ENABLED), conf.get(ShuffleKeys.DELETE_ON_STOP),
         conf.get(ShuffleKeys.RECOVERY_SWEEP_INTERVAL), conf.get(ShuffleKeys.METRICS_NAME));
   }

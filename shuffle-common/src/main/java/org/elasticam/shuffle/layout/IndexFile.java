@@ -11,7 +11,7 @@ import java.util.zip.CRC32C;
 /**
  * The index format, version 1, big-endian. A header and one self-checking entry per reduce
  * partition, so that a reader reads exactly the entries it needs (one positional read) and still
- * knows them intact — no whole-file checksum to verify, no cache needed:
+ * knows them intact — no whole-file checksum to verify, and a cached copy is checked as it is used:
  *
  * <pre>
  * header, 16 bytes:  magic "EASI" | version u16 (1) | reserved u16 (0) | partitions u32 | CRC32C of the 12 bytes before
@@ -50,16 +50,71 @@ public final class IndexFile {
    */
   public static List<IndexEntry> read(FileChannel index, int first, int last) throws IOException {
     int partitions = readHeader(index);
+    checkRange(first, last, partitions);
+    ByteBuffer b = ByteBuffer.allocate(ENTRY_SIZE * (last - first + 1));
+    readFully(index, b, HEADER_SIZE + (long) ENTRY_SIZE * first);
+    return entries(b.array(), 0, first, last);
+  }
+
+  /**
+   * The entries of partitions {@code first..last} of a whole index file held in memory, checked
+   * exactly as {@link #read} checks them.
+   */
+  public static List<IndexEntry> read(byte[] whole, int first, int last) throws IOException {
+    if (whole.length < HEADER_SIZE) {
+      throw new CorruptIndexException("index file truncated", new EOFException());
+    }
+    int partitions = partitions(whole, whole.length);
+    checkRange(first, last, partitions);
+    return entries(whole, HEADER_SIZE + ENTRY_SIZE * first, first, last);
+  }
+
+  /** The partition count, after checking magic, version, header checksum and file size. */
+  public static int readHeader(FileChannel index) throws IOException {
+    ByteBuffer h = ByteBuffer.allocate(HEADER_SIZE);
+    readFully(index, h, 0);
+    return partitions(h.array(), index.size());
+  }
+
+  /** The partition count from the header at the start of {@code a}, checked against the file's size. */
+  private static int partitions(byte[] a, long fileSize) throws CorruptIndexException {
+    ByteBuffer h = ByteBuffer.wrap(a, 0, HEADER_SIZE);
+    if (h.getInt(0) != MAGIC) {
+      throw new CorruptIndexException("not an index file (bad magic)");
+    }
+    if (crc(a, 0, 12, -1) != h.getInt(12)) {
+      throw new CorruptIndexException("index header fails its checksum");
+    }
+    int version = h.getShort(4) & 0xffff;
+    if (version != VERSION) {
+      throw new CorruptIndexException("index version " + version + ", this reads " + VERSION);
+    }
+    long partitions = h.getInt(8) & 0xffffffffL;
+    long expected = HEADER_SIZE + ENTRY_SIZE * partitions;
+    if (fileSize != expected) {
+      throw new CorruptIndexException("index of " + partitions + " partitions has " + fileSize
+          + " bytes, not " + expected);
+    }
+    if (partitions > Integer.MAX_VALUE) {
+      throw new CorruptIndexException("index claims " + partitions + " partitions");
+    }
+    return (int) partitions;
+  }
+
+  private static void checkRange(int first, int last, int partitions) {
     if (first < 0 || last < first || last >= partitions) {
       throw new IndexOutOfBoundsException("reduce " + first + "-" + last + " of " + partitions + " partitions");
     }
+  }
+
+  /** Entries {@code first..last}, laid out from {@code at} in {@code a}, each checked. */
+  private static List<IndexEntry> entries(byte[] a, int at0, int first, int last) throws CorruptIndexException {
+    ByteBuffer b = ByteBuffer.wrap(a);
     int count = last - first + 1;
-    ByteBuffer b = ByteBuffer.allocate(ENTRY_SIZE * count);
-    readFully(index, b, HEADER_SIZE + (long) ENTRY_SIZE * first);
     List<IndexEntry> out = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      int at = i * ENTRY_SIZE;
-      if (crc(b.array(), at, 20, first + i) != b.getInt(at + 20)) {
+      int at = at0 + i * ENTRY_SIZE;
+      if (crc(a, at, 20, first + i) != b.getInt(at + 20)) {
         throw new CorruptIndexException("index entry " + (first + i) + " fails its checksum");
       }
       try {
@@ -69,32 +124,6 @@ public final class IndexFile {
       }
     }
     return out;
-  }
-
-  /** The partition count, after checking magic, version, header checksum and file size. */
-  public static int readHeader(FileChannel index) throws IOException {
-    ByteBuffer h = ByteBuffer.allocate(HEADER_SIZE);
-    readFully(index, h, 0);
-    if (h.getInt(0) != MAGIC) {
-      throw new CorruptIndexException("not an index file (bad magic)");
-    }
-    if (crc(h.array(), 0, 12, -1) != h.getInt(12)) {
-      throw new CorruptIndexException("index header fails its checksum");
-    }
-    int version = h.getShort(4) & 0xffff;
-    if (version != VERSION) {
-      throw new CorruptIndexException("index version " + version + ", this reads " + VERSION);
-    }
-    long partitions = h.getInt(8) & 0xffffffffL;
-    long expected = HEADER_SIZE + ENTRY_SIZE * partitions;
-    if (index.size() != expected) {
-      throw new CorruptIndexException("index of " + partitions + " partitions has " + index.size()
-          + " bytes, not " + expected);
-    }
-    if (partitions > Integer.MAX_VALUE) {
-      throw new CorruptIndexException("index claims " + partitions + " partitions");
-    }
-    return (int) partitions;
   }
 
   private static void readFully(FileChannel ch, ByteBuffer b, long position) throws IOException {

@@ -1,14 +1,15 @@
 package org.elasticam.shuffle.service.server;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.elasticam.shuffle.layout.CorruptIndexException;
 import org.elasticam.shuffle.layout.IndexEntry;
-import org.elasticam.shuffle.layout.IndexFile;
 import org.elasticam.shuffle.layout.ShuffleLayout;
 import org.elasticam.shuffle.protocol.BlockHeader;
 import org.elasticam.shuffle.protocol.FetchRequest;
@@ -17,10 +18,10 @@ import org.elasticam.shuffle.service.apps.DirConfinement;
 
 /**
  * Finds and checks every block of a fetch before anything is sent, on a disk thread: each map's
- * index and data file resolve inside the executor's registered dirs (403 if not), exist (404), the
- * index checks out (500) and covers the reduce range (404), and the data file opens and is long
- * enough for every entry (500). Files are opened one at a time and closed again; the response
- * reopens each block's file only while sending it.
+ * index and data file lie inside the executor's registered dirs with no link on the way (403 if
+ * not), exist (404), the index checks out (500) and covers the reduce range (404), and the data
+ * file is long enough for every entry (500). Indexes come from the {@link IndexCache} when the
+ * file is unchanged; data files are opened only by the response, each while its block is sent.
  */
 final class BlockResolver {
 
@@ -32,11 +33,12 @@ final class BlockResolver {
 
   private BlockResolver() {}
 
-  static ResolvedFetch resolve(FetchRequest r, List<Path> dirs) throws RejectedException {
+  static ResolvedFetch resolve(FetchRequest r, List<Path> dirs, IndexCache indexes) throws RejectedException {
     List<BlockSlice> out = new ArrayList<>();
+    Set<Path> checkedDirs = new HashSet<>();
     long total = 0;
     for (int mapId : r.maps().toArray()) {
-      for (BlockSlice s : resolveMap(r, dirs, mapId)) {
+      for (BlockSlice s : resolveMap(r, dirs, indexes, checkedDirs, mapId)) {
         out.add(s);
         total += BlockHeader.SIZE + s.header().length();
       }
@@ -44,19 +46,15 @@ final class BlockResolver {
     return new ResolvedFetch(out, total);
   }
 
-  private static List<BlockSlice> resolveMap(FetchRequest r, List<Path> dirs, int mapId) throws RejectedException {
+  private static List<BlockSlice> resolveMap(FetchRequest r, List<Path> dirs, IndexCache indexes,
+      Set<Path> checkedDirs, int mapId) throws RejectedException {
     String which = "map " + mapId + " of shuffle " + r.shuffleId();
     try {
-      Path index = DirConfinement.confineFile(ShuffleLayout.indexFile(dirs, r.shuffleId(), mapId), dirs);
-      Path data = DirConfinement.confineFile(ShuffleLayout.dataFile(dirs, r.shuffleId(), mapId), dirs);
-      List<IndexEntry> entries;
-      try (FileChannel ch = FileChannel.open(index)) {
-        entries = IndexFile.read(ch, r.reduces().first(), r.reduces().last());
-      }
-      long size;
-      try (FileChannel ch = FileChannel.open(data)) {
-        size = ch.size();
-      }
+      Path index = ShuffleLayout.indexFile(dirs, r.shuffleId(), mapId);
+      Path data = ShuffleLayout.dataFile(dirs, r.shuffleId(), mapId);
+      BasicFileAttributes indexAttrs = DirConfinement.confineFile(index, dirs, checkedDirs);
+      long size = DirConfinement.confineFile(data, dirs, checkedDirs).size();
+      List<IndexEntry> entries = indexes.entries(index, indexAttrs, r.reduces().first(), r.reduces().last());
       List<BlockSlice> out = new ArrayList<>(entries.size());
       for (int i = 0; i < entries.size(); i++) {
         IndexEntry e = entries.get(i);

@@ -14,4 +14,5 @@ record ServerContext(
     ExecutorService disk,
     Clock clock,
     LongSupplier nanos,
-    boolean tls) {}
+    boolean tls,
+    IndexCache indexes) {}

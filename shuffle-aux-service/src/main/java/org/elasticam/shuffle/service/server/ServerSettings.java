@@ -15,6 +15,7 @@ import java.util.Objects;
  * @param ioThreads event loops (0 = Netty's default, 2 x cores)
  * @param diskThreads threads that open files off the event loops
  * @param signatureMaxAge how far a request's timestamp may be from now
+ * @param indexCacheBytes memory for indexes kept between fetches; 0 reads each index every time
  */
 public record ServerSettings(
     String host,
@@ -25,10 +26,12 @@ public record ServerSettings(
     Duration idleTimeout,
     int ioThreads,
     int diskThreads,
-    Duration signatureMaxAge) {
+    Duration signatureMaxAge,
+    long indexCacheBytes) {
 
   public ServerSettings {
-    if (port < 0 || port > 65535 || maxConnections < 1 || maxInFlightBytes < 1 || ioThreads < 0 || diskThreads < 1) {
+    if (port < 0 || port > 65535 || maxConnections < 1 || maxInFlightBytes < 1 || ioThreads < 0 || diskThreads < 1
+        || indexCacheBytes < 0) {
       throw new IllegalArgumentException("bad server settings");
     }
     Objects.requireNonNull(retryAfter, "retryAfter");
@@ -39,26 +42,31 @@ public record ServerSettings(
   /** Loopback, any port, small limits: for tests. */
   public static ServerSettings loopback() {
     return new ServerSettings("127.0.0.1", 0, 64, Duration.ofSeconds(1), 64L << 20, Duration.ofSeconds(30), 2, 2,
-        Duration.ofMinutes(5));
+        Duration.ofMinutes(5), 1L << 20);
   }
 
   public ServerSettings withMaxConnections(int n) {
     return new ServerSettings(host, port, n, retryAfter, maxInFlightBytes, idleTimeout, ioThreads, diskThreads,
-        signatureMaxAge);
+        signatureMaxAge, indexCacheBytes);
   }
 
   public ServerSettings withMaxInFlightBytes(long n) {
     return new ServerSettings(host, port, maxConnections, retryAfter, n, idleTimeout, ioThreads, diskThreads,
-        signatureMaxAge);
+        signatureMaxAge, indexCacheBytes);
   }
 
   public ServerSettings withIdleTimeout(Duration d) {
     return new ServerSettings(host, port, maxConnections, retryAfter, maxInFlightBytes, d, ioThreads, diskThreads,
-        signatureMaxAge);
+        signatureMaxAge, indexCacheBytes);
   }
 
   public ServerSettings withPort(int p) {
     return new ServerSettings(host, p, maxConnections, retryAfter, maxInFlightBytes, idleTimeout, ioThreads,
-        diskThreads, signatureMaxAge);
+        diskThreads, signatureMaxAge, indexCacheBytes);
+  }
+
+  public ServerSettings withIndexCacheBytes(long n) {
+    return new ServerSettings(host, port, maxConnections, retryAfter, maxInFlightBytes, idleTimeout, ioThreads,
+        diskThreads, signatureMaxAge, n);
   }
 }

@@ -93,7 +93,7 @@ final class ShuffleRequestHandler extends SimpleChannelInboundHandler<ShuffleCal
     }
     onDisk(ctx, call, () -> {
       try {
-        return BlockResolver.resolve(call.request(), dirs.get());
+        return BlockResolver.resolve(call.request(), dirs.get(), sc.indexes());
       } catch (RejectedException e) {
         return e.rejection();
       }

@@ -62,7 +62,8 @@ public final class ShuffleServer implements AutoCloseable {
         new ArrayBlockingQueue<>(DISK_QUEUE), new DefaultThreadFactory("elasticam-shuffle-disk", true));
     ConnectionGate gate = new ConnectionGate(s.maxConnections(), s.retryAfter(), stats);
     InFlightBudget budget = new InFlightBudget(s.maxInFlightBytes());
-    ServerContext sc = new ServerContext(s, registry, stats, budget, disk, clock, nanos, tls != null);
+    ServerContext sc = new ServerContext(s, registry, stats, budget, disk, clock, nanos, tls != null,
+        new IndexCache(s.indexCacheBytes()));
     try {
       ServerBootstrap b = new ServerBootstrap().group(boss, workers)
           .channel(NioServerSocketChannel.class)

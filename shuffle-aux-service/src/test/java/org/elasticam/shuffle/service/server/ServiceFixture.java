@@ -60,7 +60,7 @@ final class ServiceFixture {
 
   ServerContext context(ServerSettings s, ExecutorService disk, boolean tls) {
     return new ServerContext(s, registry, ShuffleStats.none(), new InFlightBudget(s.maxInFlightBytes()), disk,
-        Clock.system(), System::nanoTime, tls);
+        Clock.system(), System::nanoTime, tls, new IndexCache(s.indexCacheBytes()));
   }
 
   ShuffleServer start(ServerSettings s, ShuffleStats stats, Supplier<SSLEngine> tls) throws Exception {

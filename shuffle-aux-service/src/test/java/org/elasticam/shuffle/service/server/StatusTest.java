@@ -137,6 +137,21 @@ class StatusTest {
     assertEquals(403, r.status());
     assertFalse(r.text().contains("not yours"));
 
+    // A dir on the way to map 2's files swapped for a link to a copy in another application's dir.
+    Path mapDir = ShuffleLayout.dataFile(List.of(f.appDir), 0, 2).getParent();
+    Path elsewhere = Files.createDirectories(f.otherAppDir.resolve("copy"));
+    try (var files = Files.list(mapDir)) {
+      for (Path file : files.toList()) {
+        Files.copy(file, elsewhere.resolve(file.getFileName()));
+      }
+    }
+    Path moved = Files.move(mapDir, mapDir.resolveSibling("moved"));
+    Files.createSymbolicLink(mapDir, elsewhere);
+    Raw.Response viaLinkedDir = one(signed(ServiceFixture.fetch(2)));
+    assertEquals(403, viaLinkedDir.status(), viaLinkedDir.text());
+    Files.delete(mapDir);
+    Files.move(moved, mapDir);
+
     for (String dir : List.of("/etc", f.otherAppDir.toString(), f.appDir + "/../" + ServiceFixture.OTHER,
         f.nmLocal.toString(), symlinkOut().toString())) {
       RegisterRequest reg = new RegisterRequest(ServiceFixture.APP, "e2", List.of(dir));

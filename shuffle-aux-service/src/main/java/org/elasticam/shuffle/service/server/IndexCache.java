@@ -1,0 +1,93 @@
+package org.elasticam.shuffle.service.server;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.elasticam.shuffle.layout.CorruptIndexException;
+import org.elasticam.shuffle.layout.IndexEntry;
+import org.elasticam.shuffle.layout.IndexFile;
+
+/**
+ * Whole index files kept in memory between fetches, least recently used first out, within a byte
+ * bound. Every reducer of a map reads the same index, so without this each fetch opens, reads and
+ * closes it again. A cached copy is used only while the file on disk is the one it was read from
+ * (same inode, modification time and size, which the caller has just looked up anyway), so a map
+ * output replaced by a re-run is read afresh; its entries are checked on every use, as a read
+ * from disk is.
+ */
+final class IndexCache {
+
+  /** Anything larger than this is read each time rather than evicting everything else. */
+  private static final int MAX_CACHED_FILE = 1 << 20;
+
+  private record Cached(Object fileKey, long modifiedMillis, byte[] bytes) {}
+
+  private final long maxBytes;
+  private final LinkedHashMap<Path, Cached> files = new LinkedHashMap<>(256, 0.75f, true);
+  private long bytes;
+
+  IndexCache(long maxBytes) {
+    this.maxBytes = maxBytes;
+  }
+
+  /**
+   * The entries of partitions {@code first..last} of the index at {@code path}, whose attributes
+   * (read without following links) are {@code attrs}.
+   */
+  List<IndexEntry> entries(Path path, BasicFileAttributes attrs, int first, int last) throws IOException {
+    Object key = attrs.fileKey();
+    long modified = attrs.lastModifiedTime().toMillis();
+    Cached c;
+    synchronized (this) {
+      c = files.get(path);
+    }
+    if (c != null && Objects.equals(c.fileKey(), key) && c.modifiedMillis() == modified
+        && c.bytes().length == attrs.size()) {
+      return IndexFile.read(c.bytes(), first, last);
+    }
+    if (key == null || attrs.size() > Math.min(MAX_CACHED_FILE, maxBytes)) {
+      try (FileChannel ch = FileChannel.open(path)) {
+        return IndexFile.read(ch, first, last);
+      }
+    }
+    byte[] whole = readWhole(path, (int) attrs.size());
+    List<IndexEntry> out = IndexFile.read(whole, first, last);
+    put(path, new Cached(key, modified, whole));
+    return out;
+  }
+
+  private static byte[] readWhole(Path path, int size) throws IOException {
+    ByteBuffer b = ByteBuffer.allocate(size);
+    try (FileChannel ch = FileChannel.open(path)) {
+      while (b.hasRemaining()) {
+        if (ch.read(b, b.position()) < 0) {
+          throw new CorruptIndexException("index file truncated while read");
+        }
+      }
+      if (ch.size() != size) {
+        throw new CorruptIndexException("index file changed size while read");
+      }
+    }
+    return b.array();
+  }
+
+  private synchronized void put(Path path, Cached c) {
+    Cached old = files.put(path, c);
+    bytes += c.bytes().length - (old == null ? 0 : old.bytes().length);
+    for (Iterator<Map.Entry<Path, Cached>> it = files.entrySet().iterator(); bytes > maxBytes && it.hasNext(); ) {
+      bytes -= it.next().getValue().bytes().length;
+      it.remove();
+    }
+  }
+
+  synchronized long cachedBytes() {
+    return bytes;
+  }
+}
