@@ -163,7 +163,7 @@ public final class ShuffleServing {
     throw new IllegalStateException("the load generator ended early; see " + logs.resolve(name + "-client.log"));
   }
 
-  private static Process start(String core, String classpath, Class<?> main, Path log, String... args)
+  static Process start(String core, String classpath, Class<?> main, Path log, String... args)
       throws IOException {
     List<String> cmd = new ArrayList<>(List.of("taskset", "-c", core,
         Path.of(System.getProperty("java.home"), "bin", "java").toString()));
@@ -173,13 +173,13 @@ public final class ShuffleServing {
     return new ProcessBuilder(cmd).redirectError(log.toFile()).start();
   }
 
-  private static void stop(Process p) throws InterruptedException {
+  static void stop(Process p) throws InterruptedException {
     if (!p.waitFor(30, TimeUnit.SECONDS)) {
       p.destroyForcibly().waitFor();
     }
   }
 
-  private static BufferedReader reader(Process p) {
+  static BufferedReader reader(Process p) {
     return new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
   }
 
@@ -187,7 +187,7 @@ public final class ShuffleServing {
    * Ours runs from its shaded jar, first on the classpath, as a NodeManager loads it (its Netty
    * relocated); the others from this module's classpath, with Hadoop's own Netty.
    */
-  private static String serverClasspath(ServerKind kind) throws IOException {
+  static String serverClasspath(ServerKind kind) throws IOException {
     String cp = System.getProperty("java.class.path");
     if (kind != ServerKind.OURS) {
       return cp;
@@ -220,7 +220,7 @@ public final class ShuffleServing {
   }
 
   /** Our app's shuffle secret (derived as the AM derives it) and MapReduce's shuffle key (as JobSubmitter makes it). */
-  private static void writeSecrets(Path work) throws Exception {
+  static void writeSecrets(Path work) throws Exception {
     if (!Files.exists(BenchApp.oursSecret(work))) {
       byte[] appSecret = new byte[32];
       new SecureRandom().nextBytes(appSecret);
@@ -238,7 +238,7 @@ public final class ShuffleServing {
     Files.write(p, bytes);
   }
 
-  private static void log(String format, Object... args) {
+  static void log(String format, Object... args) {
     System.err.printf(format + "%n", args);
   }
 }

@@ -1,16 +1,12 @@
 package org.elasticam.executor.shuffle;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.zip.CRC32C;
 import org.elasticam.rpc.proto.MapOutputLocation;
 import org.elasticam.rpc.proto.ShuffleRead;
 import org.elasticam.shuffle.client.BlockCorruptedException;
@@ -19,9 +15,6 @@ import org.elasticam.shuffle.client.FetchedBlock;
 import org.elasticam.shuffle.client.FetchedBlocks;
 import org.elasticam.shuffle.client.ServiceAddress;
 import org.elasticam.shuffle.layout.CorruptIndexException;
-import org.elasticam.shuffle.layout.IndexEntry;
-import org.elasticam.shuffle.layout.IndexFile;
-import org.elasticam.shuffle.layout.ShuffleLayout;
 import org.elasticam.shuffle.protocol.FetchRequest;
 import org.elasticam.shuffle.protocol.MapIdSet;
 import org.elasticam.shuffle.protocol.ReduceRange;
@@ -105,31 +98,12 @@ public final class ShuffleReader {
     }
   }
 
-  /** The same checks the service makes, on this node's files: the index entry's and the block's checksums. */
   private static void readLocal(int shuffleId, MapOutputLocation loc, int partition, BlockBuffer into)
       throws IOException {
     List<Path> dirs = loc.getLocalDirsList().stream().map(Path::of).toList();
     for (int mapId : loc.getMapIdsList()) {
-      try (FileChannel index = FileChannel.open(ShuffleLayout.indexFile(dirs, shuffleId, mapId),
-          StandardOpenOption.READ);
-          FileChannel data = FileChannel.open(ShuffleLayout.dataFile(dirs, shuffleId, mapId), StandardOpenOption.READ)) {
-        IndexEntry e = IndexFile.read(index, partition, partition).get(0);
-        if (e.end() > data.size()) {
-          throw new IOException("the index points past its data file");
-        }
-        ByteBuffer b = ByteBuffer.allocate(Math.toIntExact(e.length()));
-        while (b.hasRemaining()) {
-          if (data.read(b, e.offset() + b.position()) < 0) {
-            throw new IOException("the data file ended early");
-          }
-        }
-        CRC32C crc = new CRC32C();
-        crc.update(b.array(), 0, b.capacity());
-        if ((int) crc.getValue() != e.crc32c()) {
-          throw new BlockCorruptedException("block (map " + mapId + ", reduce " + partition + ") fails its checksum",
-              mapId, partition);
-        }
-        into.add(b.array());
+      try {
+        into.add(LocalBlocks.read(dirs, shuffleId, mapId, partition));
       } catch (NoSuchFileException | CorruptIndexException | BlockCorruptedException e) {
         throw new FetchFailedException(shuffleId, loc.getExecutorId(), List.of(mapId), "cannot read shuffle "
             + shuffleId + " output of map " + mapId + " on this node: " + e.getMessage(), e);
