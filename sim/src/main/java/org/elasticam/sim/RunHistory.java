@@ -1,0 +1,308 @@
+package org.elasticam.sim;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One run, read back from its event log (DESIGN §3) — the AM's or the simulator's, which write the
+ * same events: what the executors did, what the tasks did, and the target over time. Pure: lines
+ * in, figures out; {@link RunReport} renders them.
+ *
+ * <p>Task starts are not logged; a task ran from {@code ts - duration_ms} to {@code ts} of its
+ * {@code task_end}. Pending tasks over time are the tasks of submitted stages (plus failed attempts,
+ * which run again) not yet started. An executor is held from {@code executor_launched} to
+ * {@code executor_removed} (or the log's end); idle while held and running no task.
+ */
+final class RunHistory {
+
+  /** A line that is not an event: the report names it instead of guessing. */
+  static final class BadEventLogException extends Exception {
+    BadEventLogException(String message) {
+      super(message);
+    }
+  }
+
+  record Task(int stageId, int index, String executorId, String host, String locality, long startMs, long endMs,
+      String status) {}
+
+  static final class Executor {
+    final String id;
+    String host = "";
+    long launchedMs = -1;
+    long removedMs = -1;
+    String removalReason = "";
+    Integer exitStatus;
+    boolean countedAsFailure;
+    final List<Task> tasks = new ArrayList<>();
+
+    Executor(String id) {
+      this.id = id;
+    }
+
+    long heldUntil(long endMs) {
+      return removedMs >= 0 ? removedMs : endMs;
+    }
+
+    /** Milliseconds held with at least one task running. */
+    long busyMs(long endMs) {
+      List<long[]> spans = new ArrayList<>();
+      for (Task t : tasks) {
+        spans.add(new long[] {Math.max(t.startMs(), launchedMs), Math.min(t.endMs(), heldUntil(endMs))});
+      }
+      spans.sort(Comparator.comparingLong(s -> s[0]));
+      long busy = 0;
+      long coveredTo = Long.MIN_VALUE;
+      for (long[] s : spans) {
+        long from = Math.max(s[0], coveredTo);
+        if (s[1] > from) {
+          busy += s[1] - from;
+        }
+        coveredTo = Math.max(coveredTo, s[1]);
+      }
+      return busy;
+    }
+  }
+
+  static final class Stage {
+    final int id;
+    int tasks;
+    long submittedMs = -1;
+    long completedMs = -1;
+    boolean failed;
+    int resubmissions;
+
+    Stage(int id) {
+      this.id = id;
+    }
+  }
+
+  record TargetChange(long timeMs, int target, String reason) {}
+
+  String appId = "";
+  int attempt;
+  String finalStatus = "";
+  String diagnostics = "";
+  Double loggedExecutorSeconds;
+  long startMs = -1;
+  long endMs = -1;
+  boolean ended;
+  int skippedTornLine;
+  final Map<String, Executor> executors = new LinkedHashMap<>();
+  final Map<Integer, Stage> stages = new TreeMap<>();
+  final List<Task> tasks = new ArrayList<>();
+  final List<TargetChange> targets = new ArrayList<>();
+  final Map<String, Integer> nodesExcluded = new TreeMap<>();
+  int fetchFailures;
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /**
+   * Reads a whole event log. A last line cut short (the AM was killed mid-write) is skipped and
+   * counted; anything else that is not a JSON event fails with its line number.
+   */
+  static RunHistory read(BufferedReader in) throws IOException, BadEventLogException {
+    RunHistory h = new RunHistory();
+    List<String> lines = new ArrayList<>();
+    for (String line; (line = in.readLine()) != null; ) {
+      lines.add(line);
+    }
+    for (int i = 0; i < lines.size(); i++) {
+      String line = lines.get(i);
+      if (line.isBlank()) {
+        continue;
+      }
+      JsonNode n;
+      try {
+        n = JSON.readTree(line);
+      } catch (JsonProcessingException e) {
+        if (i == lines.size() - 1) {
+          h.skippedTornLine++;
+          continue;
+        }
+        throw new BadEventLogException("line " + (i + 1) + " is not JSON: " + e.getOriginalMessage());
+      }
+      if (n == null || !n.isObject() || !n.path("ts").canConvertToLong() || !n.path("event").isTextual()) {
+        throw new BadEventLogException("line " + (i + 1) + " is not an event (an object with ts and event)");
+      }
+      h.apply(n);
+    }
+    if (h.startMs < 0) {
+      throw new BadEventLogException("no events in the file");
+    }
+    return h;
+  }
+
+  private void apply(JsonNode n) {
+    long ts = n.get("ts").asLong();
+    if (startMs < 0 || ts < startMs) {
+      startMs = ts;
+    }
+    endMs = Math.max(endMs, ts);
+    switch (n.get("event").asText()) {
+      case "app_start" -> {
+        appId = n.path("app_id").asText("");
+        attempt = n.path("attempt").asInt();
+      }
+      case "target_changed" -> targets.add(new TargetChange(ts, n.path("target").asInt(), n.path("reason").asText("")));
+      case "executor_launched" -> {
+        Executor e = executor(n);
+        e.launchedMs = ts;
+        e.host = n.path("host").asText(e.host);
+      }
+      case "executor_registered" -> {
+        Executor e = executor(n);
+        if (e.launchedMs < 0) {
+          e.launchedMs = ts;
+        }
+        e.host = n.path("host").asText(e.host);
+      }
+      case "executor_removed" -> {
+        Executor e = executor(n);
+        e.removedMs = ts;
+        e.removalReason = n.path("reason").asText("");
+        e.exitStatus = n.path("exit_status").canConvertToInt() ? n.path("exit_status").asInt() : null;
+        e.countedAsFailure = n.path("counted_as_failure").asBoolean(false);
+      }
+      case "stage_submitted" -> {
+        Stage s = stage(n);
+        if (s.submittedMs < 0) {
+          s.submittedMs = ts;
+          s.tasks = n.path("tasks").asInt();
+        }
+      }
+      case "stage_resubmitted" -> stage(n).resubmissions++;
+      case "stage_completed" -> {
+        Stage s = stage(n);
+        s.completedMs = ts;
+        s.failed = n.path("failed").asBoolean(false);
+      }
+      case "task_end" -> {
+        long duration = Math.max(0, n.path("duration_ms").asLong());
+        Task t = new Task(n.path("stage_id").asInt(), n.path("task").asInt(), n.path("executor_id").asText(""),
+            n.path("host").asText(""), n.path("locality").asText(""), ts - duration, ts, n.path("status").asText(""));
+        tasks.add(t);
+        if (!t.executorId().isEmpty()) {
+          executors.computeIfAbsent(t.executorId(), Executor::new).tasks.add(t);
+        }
+        startMs = Math.min(startMs, t.startMs());
+      }
+      case "fetch_failed" -> fetchFailures++;
+      case "node_excluded" -> nodesExcluded.merge(n.path("host").asText(""), 1, Integer::sum);
+      case "app_end" -> {
+        ended = true;
+        finalStatus = n.path("final_status").asText("");
+        diagnostics = n.path("diagnostics").asText("");
+        loggedExecutorSeconds = n.path("executor_seconds").isNumber() ? n.path("executor_seconds").asDouble() : null;
+      }
+      default -> { }
+    }
+  }
+
+  private Executor executor(JsonNode n) {
+    return executors.computeIfAbsent(n.path("executor_id").asText(""), Executor::new);
+  }
+
+  private Stage stage(JsonNode n) {
+    return stages.computeIfAbsent(n.path("stage_id").asInt(), Stage::new);
+  }
+
+  long wallMs() {
+    return endMs - startMs;
+  }
+
+  /** Executors that were launched (held resources); some logs name executors only in task ends. */
+  List<Executor> launched() {
+    return executors.values().stream().filter(e -> e.launchedMs >= 0).toList();
+  }
+
+  double heldSeconds() {
+    return launched().stream().mapToLong(e -> e.heldUntil(endMs) - e.launchedMs).sum() / 1000.0;
+  }
+
+  double idleSeconds() {
+    return launched().stream().mapToLong(e -> e.heldUntil(endMs) - e.launchedMs - e.busyMs(endMs)).sum() / 1000.0;
+  }
+
+  int maxConcurrentExecutors() {
+    return timeline().stream().mapToInt(Timeline.Row::executors).max().orElse(0);
+  }
+
+  /** Successful tasks by locality level, in the order NODE_LOCAL, RACK_LOCAL, ANY, then others. */
+  Map<String, Integer> localityCounts() {
+    Map<String, Integer> m = new LinkedHashMap<>();
+    for (String level : List.of("PROCESS_LOCAL", "NODE_LOCAL", "RACK_LOCAL", "ANY")) {
+      m.put(level, 0);
+    }
+    tasks.stream().filter(t -> t.status().equals("SUCCESS")).forEach(t -> m.merge(t.locality(), 1, Integer::sum));
+    m.values().removeIf(v -> v == 0);
+    return m;
+  }
+
+  /** Executor removals by reason, with exit status for the ones counted as failures. */
+  Map<String, Integer> removals() {
+    Map<String, Integer> m = new TreeMap<>();
+    for (Executor e : executors.values()) {
+      if (e.removedMs >= 0) {
+        String key = e.removalReason + (e.countedAsFailure ? " (failure, exit " + e.exitStatus + ")" : "");
+        m.merge(key, 1, Integer::sum);
+      }
+    }
+    return m;
+  }
+
+  /** Task attempts by status. */
+  Map<String, Integer> taskStatuses() {
+    Map<String, Integer> m = new TreeMap<>();
+    tasks.forEach(t -> m.merge(t.status(), 1, Integer::sum));
+    return m;
+  }
+
+  /** Target, executors held, pending and running tasks at every change, from the log's first time. */
+  List<Timeline.Row> timeline() {
+    record Delta(long t, int target, int executors, int pending, int running) {}
+    List<Delta> d = new ArrayList<>();
+    for (TargetChange c : targets) {
+      d.add(new Delta(c.timeMs(), c.target(), 0, 0, 0));
+    }
+    for (Executor e : launched()) {
+      d.add(new Delta(e.launchedMs, Integer.MIN_VALUE, 1, 0, 0));
+      if (e.removedMs >= 0) {
+        d.add(new Delta(e.removedMs, Integer.MIN_VALUE, -1, 0, 0));
+      }
+    }
+    for (Stage s : stages.values()) {
+      if (s.submittedMs >= 0) {
+        d.add(new Delta(s.submittedMs, Integer.MIN_VALUE, 0, s.tasks, 0));
+      }
+    }
+    for (Task t : tasks) {
+      d.add(new Delta(t.startMs(), Integer.MIN_VALUE, 0, -1, 1));
+      d.add(new Delta(t.endMs(), Integer.MIN_VALUE, 0, t.status().equals("SUCCESS") ? 0 : 1, -1));
+    }
+    d.sort(Comparator.comparingLong(Delta::t));
+    Timeline tl = new Timeline();
+    int target = 0;
+    int held = 0;
+    int pending = 0;
+    int running = 0;
+    for (Delta x : d) {
+      if (x.target() != Integer.MIN_VALUE) {
+        target = x.target();
+      }
+      held += x.executors();
+      pending += x.pending();
+      running += x.running();
+      tl.observe(x.t() - startMs, target, held, Math.max(0, pending), running);
+    }
+    return tl.rows();
+  }
+}

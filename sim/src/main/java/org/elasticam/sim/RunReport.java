@@ -1,0 +1,139 @@
+package org.elasticam.sim;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * A run's report: a few lines of text for the terminal, and one self-contained HTML file (inline
+ * SVG, no script, nothing fetched) with the executors and tasks over time, an executor timeline,
+ * the stages, locality and removals.
+ */
+final class RunReport {
+
+  private static final int GANTT_W = 960;
+  private static final int GANTT_LEFT = 140;
+  private static final int GANTT_ROW = 14;
+
+  private RunReport() {}
+
+  static String text(RunHistory h) {
+    StringBuilder b = new StringBuilder();
+    b.append(String.format(Locale.ROOT, "%s%s: %s in %.1f s%n", h.appId.isEmpty() ? "run" : h.appId,
+        h.attempt > 0 ? " (attempt " + h.attempt + ")" : "", h.ended ? h.finalStatus : "no app_end (still running, "
+            + "or the AM was killed)", h.wallMs() / 1000.0));
+    double held = h.heldSeconds();
+    double idle = h.idleSeconds();
+    b.append(String.format(Locale.ROOT, "executors: %d launched, at most %d at once; executor-seconds %.1f%s, "
+        + "idle %.1f (%.0f %%)%n", h.launched().size(), h.maxConcurrentExecutors(), held,
+        h.loggedExecutorSeconds == null ? "" : String.format(Locale.ROOT, " (logged %.1f)", h.loggedExecutorSeconds),
+        idle, held > 0 ? 100 * idle / held : 0));
+    b.append("tasks: ").append(h.tasks.size()).append(" attempts ").append(h.taskStatuses()).append('\n');
+    b.append("locality of successful tasks: ").append(percentages(h.localityCounts())).append('\n');
+    b.append("executors removed: ").append(h.removals().isEmpty() ? "none" : h.removals().toString()).append('\n');
+    if (h.fetchFailures > 0 || !h.nodesExcluded.isEmpty()) {
+      b.append("fetch failures: ").append(h.fetchFailures).append("; nodes excluded: ").append(h.nodesExcluded)
+          .append('\n');
+    }
+    for (RunHistory.Stage s : h.stages.values()) {
+      List<RunHistory.Task> ts = h.tasks.stream().filter(t -> t.stageId() == s.id).toList();
+      b.append(String.format(Locale.ROOT, "  stage %d: %d tasks, %d attempts, %s, median task %d ms%s%n", s.id,
+          s.tasks, ts.size(), s.completedMs >= 0 ? String.format(Locale.ROOT, "%.1f s", (s.completedMs
+              - s.submittedMs) / 1000.0) : "not completed", median(ts), s.failed ? ", FAILED" : s.resubmissions > 0
+                  ? ", resubmitted " + s.resubmissions + "x" : ""));
+    }
+    if (h.skippedTornLine > 0) {
+      b.append("note: the last line was cut short and was skipped\n");
+    }
+    return b.toString();
+  }
+
+  static String html(RunHistory h, String source) {
+    String title = (h.appId.isEmpty() ? "Run" : h.appId) + " — " + (h.ended ? h.finalStatus : "incomplete");
+    StringBuilder b = new StringBuilder(64 * 1024);
+    b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>")
+        .append(SvgChart.escape(title)).append("</title>\n<style>body{font-family:sans-serif;margin:24px;max-width:"
+            + "1000px}table{border-collapse:collapse;margin:8px 0 20px}td,th{border:1px solid #ccc;padding:3px 8px;"
+            + "text-align:right}th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}pre{background:"
+            + "#f7f7f7;padding:8px}</style></head><body>\n<h1>").append(SvgChart.escape(title)).append("</h1>\n<p>From ")
+        .append(SvgChart.escape(source)).append("</p>\n<pre>").append(SvgChart.escape(text(h))).append("</pre>\n");
+    b.append("<h2>Executors and tasks over time</h2>\n<div id=\"usage\">")
+        .append(SvgChart.render(title, String.format(Locale.ROOT, "%.1f executor-seconds, %.0f %% idle",
+            h.heldSeconds(), h.heldSeconds() > 0 ? 100 * h.idleSeconds() / h.heldSeconds() : 0), h.timeline()))
+        .append("</div>\n");
+    b.append("<h2>Executor timeline</h2>\n<div id=\"executors\">").append(gantt(h)).append("</div>\n");
+    b.append("<h2>Stages</h2>\n<table id=\"stages\"><tr><th>stage</th><th>tasks</th><th>attempts</th><th>failed "
+        + "attempts</th><th>submitted (s)</th><th>took (s)</th><th>median task (ms)</th></tr>\n");
+    for (RunHistory.Stage s : h.stages.values()) {
+      List<RunHistory.Task> ts = h.tasks.stream().filter(t -> t.stageId() == s.id).toList();
+      b.append(String.format(Locale.ROOT, "<tr><td>%d%s</td><td>%d</td><td>%d</td><td>%d</td><td>%.1f</td><td>%s"
+          + "</td><td>%d</td></tr>%n", s.id, s.failed ? " (failed)" : "", s.tasks, ts.size(),
+          ts.stream().filter(t -> !t.status().equals("SUCCESS")).count(), (s.submittedMs - h.startMs) / 1000.0,
+          s.completedMs >= 0 ? String.format(Locale.ROOT, "%.1f", (s.completedMs - s.submittedMs) / 1000.0) : "—",
+          median(ts)));
+    }
+    b.append("</table>\n<h2>Executors</h2>\n<table id=\"executor-table\"><tr><th>executor</th><th>host</th>"
+        + "<th>tasks</th><th>held (s)</th><th>busy (s)</th><th>removed</th></tr>\n");
+    for (RunHistory.Executor e : h.launched()) {
+      b.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%s</td><td>%d</td><td>%.1f</td><td>%.1f</td><td>%s"
+          + "</td></tr>%n", SvgChart.escape(e.id), SvgChart.escape(e.host), e.tasks.size(),
+          (e.heldUntil(h.endMs) - e.launchedMs) / 1000.0, e.busyMs(h.endMs) / 1000.0,
+          SvgChart.escape(e.removedMs < 0 ? "held to the end" : e.removalReason
+              + (e.exitStatus == null ? "" : ", exit " + e.exitStatus))));
+    }
+    b.append("</table>\n</body></html>\n");
+    return b.toString();
+  }
+
+  /** One row per executor: a grey bar while held, green where a task ran on it. */
+  static String gantt(RunHistory h) {
+    List<RunHistory.Executor> ex = h.launched();
+    long span = Math.max(1, h.wallMs());
+    int plotW = GANTT_W - GANTT_LEFT - 24;
+    int height = 30 + GANTT_ROW * Math.max(1, ex.size()) + 24;
+    StringBuilder s = new StringBuilder();
+    s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(GANTT_W).append("\" height=\"")
+        .append(height).append("\" font-family=\"sans-serif\" font-size=\"11\">\n")
+        .append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
+    for (int i = 0; i < ex.size(); i++) {
+      RunHistory.Executor e = ex.get(i);
+      int y = 20 + i * GANTT_ROW;
+      s.append("<text x=\"4\" y=\"").append(y + 10).append("\">").append(SvgChart.escape(e.id + " " + e.host))
+          .append("</text>\n");
+      s.append(bar("held", x(e.launchedMs - h.startMs, span, plotW), x(e.heldUntil(h.endMs) - h.startMs, span, plotW),
+          y, "#d0d7de"));
+      for (RunHistory.Task t : e.tasks) {
+        s.append(bar("task", x(t.startMs() - h.startMs, span, plotW), x(t.endMs() - h.startMs, span, plotW), y + 2,
+            t.status().equals("SUCCESS") ? "#2e9b47" : "#c62828"));
+      }
+    }
+    s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">0 s</text><text x=\"%d\" y=\"%d\" "
+        + "text-anchor=\"end\">%.1f s</text>%n", GANTT_LEFT, height - 6, GANTT_LEFT + plotW, height - 6, span / 1000.0));
+    return s.append("</svg>\n").toString();
+  }
+
+  private static String bar(String cls, double x0, double x1, int y, String fill) {
+    return String.format(Locale.ROOT, "<rect class=\"%s\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
+        + "fill=\"%s\"/>%n", cls, GANTT_LEFT + x0, y, Math.max(0.5, x1 - x0), cls.equals("held") ? 12 : 8, fill);
+  }
+
+  private static double x(long ms, long span, int plotW) {
+    return Math.max(0, Math.min(plotW, (double) ms * plotW / span));
+  }
+
+  private static long median(List<RunHistory.Task> ts) {
+    List<Long> d = new ArrayList<>(ts.stream().map(t -> t.endMs() - t.startMs()).sorted().toList());
+    return d.isEmpty() ? 0 : d.get((d.size() - 1) / 2);
+  }
+
+  private static String percentages(Map<String, Integer> counts) {
+    int total = counts.values().stream().mapToInt(Integer::intValue).sum();
+    if (total == 0) {
+      return "no successful tasks";
+    }
+    return counts.entrySet().stream().map(e -> String.format(Locale.ROOT, "%s %.0f %%", e.getKey(),
+        100.0 * e.getValue() / total)).collect(Collectors.joining(", "));
+  }
+}

@@ -1,0 +1,160 @@
+package org.elasticam.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+
+class HistoryMainTest {
+
+  @TempDir
+  Path dir;
+
+  private String out;
+  private String err;
+
+  private int run(String... args) {
+    ByteArrayOutputStream o = new ByteArrayOutputStream();
+    ByteArrayOutputStream e = new ByteArrayOutputStream();
+    int code = HistoryMain.run(args, new PrintStream(o, true, StandardCharsets.UTF_8),
+        new PrintStream(e, true, StandardCharsets.UTF_8));
+    out = o.toString(StandardCharsets.UTF_8);
+    err = e.toString(StandardCharsets.UTF_8);
+    return code;
+  }
+
+  /** Two executors on two hosts; e1 runs two 2 s tasks back to back, e2 one 1 s task and idles out. */
+  private static final String LOG = String.join("\n",
+      "{\"ts\":1000,\"event\":\"app_start\",\"app_id\":\"application_1_0001\",\"attempt\":1,\"conf\":{}}",
+      "{\"ts\":1000,\"event\":\"target_changed\",\"target\":2,\"previous\":0,\"reason\":\"initial\"}",
+      "{\"ts\":1000,\"event\":\"executor_launched\",\"executor_id\":\"1\",\"container_id\":\"c1\",\"host\":\"h1\"}",
+      "{\"ts\":1000,\"event\":\"executor_launched\",\"executor_id\":\"2\",\"container_id\":\"c2\",\"host\":\"h2\"}",
+      "{\"ts\":2000,\"event\":\"stage_submitted\",\"stage_id\":0,\"tasks\":3}",
+      "{\"ts\":4000,\"event\":\"task_end\",\"stage_id\":0,\"task\":0,\"executor_id\":\"1\",\"host\":\"h1\","
+          + "\"locality\":\"NODE_LOCAL\",\"duration_ms\":2000,\"status\":\"SUCCESS\"}",
+      "{\"ts\":3000,\"event\":\"task_end\",\"stage_id\":0,\"task\":1,\"executor_id\":\"2\",\"host\":\"h2\","
+          + "\"locality\":\"ANY\",\"duration_ms\":1000,\"status\":\"SUCCESS\"}",
+      "{\"ts\":6000,\"event\":\"task_end\",\"stage_id\":0,\"task\":2,\"executor_id\":\"1\",\"host\":\"h1\","
+          + "\"locality\":\"NODE_LOCAL\",\"duration_ms\":2000,\"status\":\"SUCCESS\"}",
+      "{\"ts\":5000,\"event\":\"executor_removed\",\"executor_id\":\"2\",\"container_id\":\"c2\",\"reason\":\"idle\","
+          + "\"exit_status\":0,\"counted_as_failure\":false}",
+      "{\"ts\":6000,\"event\":\"stage_completed\",\"stage_id\":0,\"tasks\":3}",
+      "{\"ts\":7000,\"event\":\"executor_removed\",\"executor_id\":\"1\",\"container_id\":\"c1\",\"reason\":"
+          + "\"app_end\",\"exit_status\":0,\"counted_as_failure\":false}",
+      "{\"ts\":7000,\"event\":\"app_end\",\"final_status\":\"SUCCEEDED\",\"diagnostics\":\"\",\"executor_seconds\":10.0}");
+
+  @Test
+  void figuresOfAKnownRun() throws Exception {
+    Path log = Files.writeString(dir.resolve("application_1_0001.jsonl"), LOG + "\n");
+    assertEquals(0, run(log.toString()), err);
+    assertTrue(out.startsWith("application_1_0001 (attempt 1): SUCCEEDED in 6.0 s"), out);
+    // e1 held 6 s, busy 4 s; e2 held 4 s, busy 1 s: 10 executor-seconds, 5 idle.
+    assertTrue(out.contains("executors: 2 launched, at most 2 at once; executor-seconds 10.0 (logged 10.0), idle 5.0"
+        + " (50 %)"), out);
+    assertTrue(out.contains("locality of successful tasks: NODE_LOCAL 67 %, ANY 33 %"), out);
+    assertTrue(out.contains("executors removed: {app_end=1, idle=1}"), out);
+    assertTrue(out.contains("stage 0: 3 tasks, 3 attempts, 4.0 s, median task 2000 ms"), out);
+
+    String html = Files.readString(dir.resolve("application_1_0001.html"));
+    assertTrue(out.contains("report: " + dir.resolve("application_1_0001.html").toAbsolutePath()), out);
+    assertFalse(html.contains("<script") || html.contains("http://") && !html.contains("http://www.w3.org/2000/svg"),
+        "self-contained");
+    List<Document> svgs = svgs(html);
+    assertEquals(2, svgs.size());
+    Document gantt = svgs.get(1);
+    assertEquals(2, count(gantt, "held"), "one bar per executor");
+    assertEquals(3, count(gantt, "task"), "one bar per task");
+  }
+
+  @Test
+  void theSimulatorsLogGivesTheSimulatorsFigures() throws Exception {
+    Path trace = Traces.write(dir, "small", Traces.stage(0, 0, List.of(), 2000, 3000, 2500, 1000),
+        Traces.stage(1, 9000, List.of(0), 1000, 1500));
+    ByteArrayOutputStream o = new ByteArrayOutputStream();
+    assertEquals(0, SimulateMain.run(new String[] {"--trace", trace.toString(), "--policy", "spark", "--json",
+        "--out", dir.resolve("sim").toString()}, new PrintStream(o, true, StandardCharsets.UTF_8), System.err));
+    JsonNode sim = new ObjectMapper().readTree(o.toString(StandardCharsets.UTF_8).lines().findFirst().orElseThrow());
+    Path log;
+    try (var files = Files.list(dir.resolve("sim"))) {
+      log = files.filter(p -> p.toString().endsWith(".jsonl")).findFirst().orElseThrow();
+    }
+    assertEquals(0, run(log.toString(), "--out", dir.resolve("r.html").toString()), err);
+    RunHistory h = RunHistory.read(Files.newBufferedReader(log));
+    assertEquals(sim.get("executor_seconds").asDouble(), h.heldSeconds(), 0.01, out);
+    assertEquals(sim.get("peak_executors").asInt(), h.maxConcurrentExecutors(), out);
+    assertEquals(6, h.tasks.size());
+    List<Document> svgs = svgs(Files.readString(dir.resolve("r.html")));
+    assertEquals(h.launched().size(), count(svgs.get(1), "held"));
+  }
+
+  @Test
+  void aTornLastLineIsSkippedAndABrokenOneNamed() throws Exception {
+    Path torn = Files.writeString(dir.resolve("torn.jsonl"), LOG + "\n{\"ts\":8000,\"event\":\"exec");
+    assertEquals(0, run(torn.toString()), err);
+    assertTrue(out.contains("the last line was cut short"), out);
+
+    String[] lines = LOG.split("\n");
+    lines[3] = "{\"ts\":";
+    Path broken = Files.writeString(dir.resolve("broken.jsonl"), String.join("\n", lines) + "\n");
+    assertEquals(2, run(broken.toString()));
+    assertTrue(err.startsWith("elasticam history: " + broken + " is not an event log: line 4 is not JSON"), err);
+    assertEquals(1, err.lines().count(), err);
+  }
+
+  @Test
+  void badInputIsOneLineAndExitTwo() throws Exception {
+    Files.write(dir.resolve("binary.jsonl"), new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1, 2});
+    Files.writeString(dir.resolve("array.jsonl"), "[1,2,3]\n{}\n");
+    Files.writeString(dir.resolve("empty.jsonl"), "");
+    for (String[] args : List.of(new String[] {}, new String[] {"--bogus"}, new String[] {"a", "b"},
+        new String[] {"x.jsonl", "--out"}, new String[] {dir.resolve("missing.jsonl").toString()},
+        new String[] {dir.resolve("binary.jsonl").toString()}, new String[] {dir.resolve("array.jsonl").toString()},
+        new String[] {dir.resolve("empty.jsonl").toString()})) {
+      assertEquals(2, run(args), String.join(" ", args));
+      assertEquals(1, err.lines().count(), err);
+      assertTrue(err.startsWith("elasticam history: "), err);
+      assertFalse(err.contains("Exception"), err);
+    }
+    assertEquals(0, run("--help"));
+    assertTrue(out.startsWith("usage: bin/elasticam history"), out);
+  }
+
+  /** Every inline SVG of the page, parsed as XML (so each is well-formed). */
+  static List<Document> svgs(String html) throws Exception {
+    List<Document> out = new ArrayList<>();
+    Matcher m = Pattern.compile("<svg .*?</svg>", Pattern.DOTALL).matcher(html);
+    while (m.find()) {
+      out.add(DocumentBuilderFactory.newInstance().newDocumentBuilder()
+          .parse(new ByteArrayInputStream(m.group().getBytes(StandardCharsets.UTF_8))));
+    }
+    return out;
+  }
+
+  private static int count(Document svg, String cls) {
+    int n = 0;
+    var rects = svg.getElementsByTagName("rect");
+    for (int i = 0; i < rects.getLength(); i++) {
+      if (cls.equals(rects.item(i).getAttributes().getNamedItem("class") == null ? null
+          : rects.item(i).getAttributes().getNamedItem("class").getNodeValue())) {
+        n++;
+      }
+    }
+    return n;
+  }
+}
