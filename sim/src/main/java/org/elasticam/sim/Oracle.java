@@ -1,5 +1,6 @@
 package org.elasticam.sim;
 
+import org.elasticam.report.Timeline;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

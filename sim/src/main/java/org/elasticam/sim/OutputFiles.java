@@ -1,5 +1,7 @@
 package org.elasticam.sim;
 
+import org.elasticam.report.Timeline;
+import org.elasticam.report.SvgChart;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.Writer;

@@ -1,5 +1,6 @@
 package org.elasticam.sim;
 
+import org.elasticam.report.Timeline;
 import java.io.Writer;
 import java.util.List;
 import org.elasticam.allocator.AllocatorSettings;

@@ -1,5 +1,6 @@
 package org.elasticam.sim;
 
+import org.elasticam.report.Timeline;
 import java.math.BigDecimal;
 import java.util.List;
 

@@ -14,7 +14,7 @@
  * {@link org.elasticam.sim.SimExecutors} (start latency, registration),
  * {@link org.elasticam.sim.SimDriver} and {@link org.elasticam.sim.PolicyLink} (stages, tasks,
  * policy events and decisions), {@link org.elasticam.sim.RunMetrics},
- * {@link org.elasticam.sim.StageParallelism} and {@link org.elasticam.sim.Timeline} (figures),
+ * {@link org.elasticam.sim.StageParallelism} and {@link org.elasticam.report.Timeline} (figures),
  * {@link org.elasticam.sim.Oracle} (the lower bound), {@link org.elasticam.sim.PolicyRun} (one run),
  * and {@link org.elasticam.sim.SimulateMain} (the command).
  *

@@ -1,5 +1,6 @@
 package org.elasticam.sim;
 
+import org.elasticam.report.Timeline;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package org.elasticam.sim;
+package org.elasticam.report;
 
 import java.io.IOException;
 import java.io.Writer;
@@ -10,21 +10,21 @@ import java.util.List;
  * running tasks, one row at every change. Changes within one millisecond collapse into the state
  * at its end, so the rows do not depend on the order of simultaneous events.
  */
-final class Timeline {
+public final class Timeline {
 
   /** The state from {@code timeMs} until the next row. */
-  record Row(long timeMs, int target, int executors, int pendingTasks, int runningTasks) {
+  public record Row(long timeMs, int target, int executors, int pendingTasks, int runningTasks) {
 
     boolean sameState(int t, int e, int p, int r) {
       return target == t && executors == e && pendingTasks == p && runningTasks == r;
     }
   }
 
-  static final String CSV_HEADER = "time_ms,target,executors,pending_tasks,running_tasks";
+  public static final String CSV_HEADER = "time_ms,target,executors,pending_tasks,running_tasks";
 
   private final List<Row> rows = new ArrayList<>();
 
-  void observe(long timeMs, int target, int executors, int pending, int running) {
+  public void observe(long timeMs, int target, int executors, int pending, int running) {
     if (!rows.isEmpty()) {
       Row last = rows.get(rows.size() - 1);
       if (last.sameState(target, executors, pending, running)) {
@@ -40,11 +40,11 @@ final class Timeline {
     rows.add(new Row(timeMs, target, executors, pending, running));
   }
 
-  List<Row> rows() {
+  public List<Row> rows() {
     return List.copyOf(rows);
   }
 
-  static void writeCsv(List<Row> rows, Writer out) throws IOException {
+  public static void writeCsv(List<Row> rows, Writer out) throws IOException {
     out.write(CSV_HEADER);
     out.write('\n');
     for (Row r : rows) {

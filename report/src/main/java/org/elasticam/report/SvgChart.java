@@ -1,4 +1,4 @@
-package org.elasticam.sim;
+package org.elasticam.report;
 
 import java.util.List;
 import java.util.Locale;
@@ -11,7 +11,7 @@ import java.util.function.ToIntFunction;
  * at most one vertical stroke per pixel column, so a run with tens of thousands of changes stays a
  * small file.
  */
-final class SvgChart {
+public final class SvgChart {
 
   private static final int WIDTH = 960;
   private static final int LEFT = 70;
@@ -25,7 +25,7 @@ final class SvgChart {
   private SvgChart() {}
 
   /** @param subtitle one line of figures under the title */
-  static String render(String title, String subtitle, List<Timeline.Row> rows) {
+  public static String render(String title, String subtitle, List<Timeline.Row> rows) {
     long end = Math.max(1, rows.isEmpty() ? 1 : rows.get(rows.size() - 1).timeMs());
     StringBuilder svg = new StringBuilder(16_384);
     svg.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(WIDTH).append("\" height=\"")
@@ -130,7 +130,7 @@ final class SvgChart {
   }
 
   private static String seconds(long ms) {
-    return ms % 1000 == 0 ? String.valueOf(ms / 1000) : SimResult.seconds(ms).stripTrailingZeros().toPlainString();
+    return ms % 1000 == 0 ? String.valueOf(ms / 1000) : java.math.BigDecimal.valueOf(ms, 3).stripTrailingZeros().toPlainString();
   }
 
   /** 1, 2 or 5 times a power of ten, so that about {@code ticks} steps cover {@code range}. */
@@ -166,7 +166,7 @@ final class SvgChart {
     return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
   }
 
-  static String escape(String s) {
+  public static String escape(String s) {
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
   }
 }

@@ -1,4 +1,4 @@
-package org.elasticam.sim;
+package org.elasticam.report;
 
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,22 +1,15 @@
-package org.elasticam.sim;
+package org.elasticam.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
@@ -75,32 +68,11 @@ class HistoryMainTest {
     assertTrue(out.contains("report: " + dir.resolve("application_1_0001.html").toAbsolutePath()), out);
     assertFalse(html.contains("<script") || html.contains("http://") && !html.contains("http://www.w3.org/2000/svg"),
         "self-contained");
-    List<Document> svgs = svgs(html);
+    List<Document> svgs = ReportStructure.svgs(html);
     assertEquals(2, svgs.size());
     Document gantt = svgs.get(1);
-    assertEquals(2, count(gantt, "held"), "one bar per executor");
-    assertEquals(3, count(gantt, "task"), "one bar per task");
-  }
-
-  @Test
-  void theSimulatorsLogGivesTheSimulatorsFigures() throws Exception {
-    Path trace = Traces.write(dir, "small", Traces.stage(0, 0, List.of(), 2000, 3000, 2500, 1000),
-        Traces.stage(1, 9000, List.of(0), 1000, 1500));
-    ByteArrayOutputStream o = new ByteArrayOutputStream();
-    assertEquals(0, SimulateMain.run(new String[] {"--trace", trace.toString(), "--policy", "spark", "--json",
-        "--out", dir.resolve("sim").toString()}, new PrintStream(o, true, StandardCharsets.UTF_8), System.err));
-    JsonNode sim = new ObjectMapper().readTree(o.toString(StandardCharsets.UTF_8).lines().findFirst().orElseThrow());
-    Path log;
-    try (var files = Files.list(dir.resolve("sim"))) {
-      log = files.filter(p -> p.toString().endsWith(".jsonl")).findFirst().orElseThrow();
-    }
-    assertEquals(0, run(log.toString(), "--out", dir.resolve("r.html").toString()), err);
-    RunHistory h = RunHistory.read(Files.newBufferedReader(log));
-    assertEquals(sim.get("executor_seconds").asDouble(), h.heldSeconds(), 0.01, out);
-    assertEquals(sim.get("peak_executors").asInt(), h.maxConcurrentExecutors(), out);
-    assertEquals(6, h.tasks.size());
-    List<Document> svgs = svgs(Files.readString(dir.resolve("r.html")));
-    assertEquals(h.launched().size(), count(svgs.get(1), "held"));
+    assertEquals(2, ReportStructure.rects(gantt, "held"), "one bar per executor");
+    assertEquals(3, ReportStructure.rects(gantt, "task"), "one bar per task");
   }
 
   @Test
@@ -133,28 +105,5 @@ class HistoryMainTest {
     }
     assertEquals(0, run("--help"));
     assertTrue(out.startsWith("usage: bin/elasticam history"), out);
-  }
-
-  /** Every inline SVG of the page, parsed as XML (so each is well-formed). */
-  static List<Document> svgs(String html) throws Exception {
-    List<Document> out = new ArrayList<>();
-    Matcher m = Pattern.compile("<svg .*?</svg>", Pattern.DOTALL).matcher(html);
-    while (m.find()) {
-      out.add(DocumentBuilderFactory.newInstance().newDocumentBuilder()
-          .parse(new ByteArrayInputStream(m.group().getBytes(StandardCharsets.UTF_8))));
-    }
-    return out;
-  }
-
-  private static int count(Document svg, String cls) {
-    int n = 0;
-    var rects = svg.getElementsByTagName("rect");
-    for (int i = 0; i < rects.getLength(); i++) {
-      if (cls.equals(rects.item(i).getAttributes().getNamedItem("class") == null ? null
-          : rects.item(i).getAttributes().getNamedItem("class").getNodeValue())) {
-        n++;
-      }
-    }
-    return n;
   }
 }

@@ -1,4 +1,4 @@
-package org.elasticam.sim;
+package org.elasticam.report;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
  * SVG, no script, nothing fetched) with the executors and tasks over time, an executor timeline,
  * the stages, locality and removals.
  */
-final class RunReport {
+public final class RunReport {
 
   private static final int GANTT_W = 960;
   private static final int GANTT_LEFT = 140;
@@ -19,7 +19,7 @@ final class RunReport {
 
   private RunReport() {}
 
-  static String text(RunHistory h) {
+  public static String text(RunHistory h) {
     StringBuilder b = new StringBuilder();
     b.append(String.format(Locale.ROOT, "%s%s: %s in %.1f s%n", h.appId.isEmpty() ? "run" : h.appId,
         h.attempt > 0 ? " (attempt " + h.attempt + ")" : "", h.ended ? h.finalStatus : "no app_end (still running, "
@@ -50,7 +50,7 @@ final class RunReport {
     return b.toString();
   }
 
-  static String html(RunHistory h, String source) {
+  public static String html(RunHistory h, String source) {
     String title = (h.appId.isEmpty() ? "Run" : h.appId) + " — " + (h.ended ? h.finalStatus : "incomplete");
     StringBuilder b = new StringBuilder(64 * 1024);
     b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>")

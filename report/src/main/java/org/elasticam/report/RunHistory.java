@@ -1,4 +1,4 @@
-package org.elasticam.sim;
+package org.elasticam.report;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -22,19 +22,19 @@ import java.util.TreeMap;
  * which run again) not yet started. An executor is held from {@code executor_launched} to
  * {@code executor_removed} (or the log's end); idle while held and running no task.
  */
-final class RunHistory {
+public final class RunHistory {
 
   /** A line that is not an event: the report names it instead of guessing. */
-  static final class BadEventLogException extends Exception {
+  public static final class BadEventLogException extends Exception {
     BadEventLogException(String message) {
       super(message);
     }
   }
 
-  record Task(int stageId, int index, String executorId, String host, String locality, long startMs, long endMs,
+  public record Task(int stageId, int index, String executorId, String host, String locality, long startMs, long endMs,
       String status) {}
 
-  static final class Executor {
+  public static final class Executor {
     final String id;
     String host = "";
     long launchedMs = -1;
@@ -72,7 +72,7 @@ final class RunHistory {
     }
   }
 
-  static final class Stage {
+  public static final class Stage {
     final int id;
     int tasks;
     long submittedMs = -1;
@@ -109,7 +109,7 @@ final class RunHistory {
    * Reads a whole event log. A last line cut short (the AM was killed mid-write) is skipped and
    * counted; anything else that is not a JSON event fails with its line number.
    */
-  static RunHistory read(BufferedReader in) throws IOException, BadEventLogException {
+  public static RunHistory read(BufferedReader in) throws IOException, BadEventLogException {
     RunHistory h = new RunHistory();
     List<String> lines = new ArrayList<>();
     for (String line; (line = in.readLine()) != null; ) {
@@ -215,24 +215,29 @@ final class RunHistory {
     return stages.computeIfAbsent(n.path("stage_id").asInt(), Stage::new);
   }
 
-  long wallMs() {
+  /** Every task attempt, in the order they ended. */
+  public List<Task> tasks() {
+    return List.copyOf(tasks);
+  }
+
+  public long wallMs() {
     return endMs - startMs;
   }
 
   /** Executors that were launched (held resources); some logs name executors only in task ends. */
-  List<Executor> launched() {
+  public List<Executor> launched() {
     return executors.values().stream().filter(e -> e.launchedMs >= 0).toList();
   }
 
-  double heldSeconds() {
+  public double heldSeconds() {
     return launched().stream().mapToLong(e -> e.heldUntil(endMs) - e.launchedMs).sum() / 1000.0;
   }
 
-  double idleSeconds() {
+  public double idleSeconds() {
     return launched().stream().mapToLong(e -> e.heldUntil(endMs) - e.launchedMs - e.busyMs(endMs)).sum() / 1000.0;
   }
 
-  int maxConcurrentExecutors() {
+  public int maxConcurrentExecutors() {
     return timeline().stream().mapToInt(Timeline.Row::executors).max().orElse(0);
   }
 
@@ -267,7 +272,7 @@ final class RunHistory {
   }
 
   /** Target, executors held, pending and running tasks at every change, from the log's first time. */
-  List<Timeline.Row> timeline() {
+  public List<Timeline.Row> timeline() {
     record Delta(long t, int target, int executors, int pending, int running) {}
     List<Delta> d = new ArrayList<>();
     for (TargetChange c : targets) {
