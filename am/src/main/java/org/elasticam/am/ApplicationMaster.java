@@ -167,7 +167,17 @@ public final class ApplicationMaster {
     amClient.start();
     DriverHolder holder = new DriverHolder();
     Server grpc = startControlPlane(loop, holder, secret);
-    StatusServer status = new StatusServer(amHost, () -> loop.call(holder::snapshot));
+    StatusServer status = new StatusServer(amHost, new StatusServer.Source() {
+      @Override
+      public Map<String, Object> snapshot() throws Exception {
+        return loop.call(holder::snapshot);
+      }
+
+      @Override
+      public List<String> eventLines() throws Exception {
+        return loop.call(events::retainedLines);
+      }
+    });
     String trackingUrl = "http://" + amHost + ":" + status.port() + "/";
     RegisterApplicationMasterResponse reg = amClient.registerApplicationMaster(amHost, grpc.getPort(), trackingUrl);
     LOG.info("Registered with the ResourceManager; control plane on {}:{}, status at {}", amHost, grpc.getPort(),

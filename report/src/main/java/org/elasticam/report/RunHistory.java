@@ -48,12 +48,42 @@ public final class RunHistory {
       this.id = id;
     }
 
-    long heldUntil(long endMs) {
+    public String id() {
+      return id;
+    }
+
+    public String host() {
+      return host;
+    }
+
+    public long launchedMs() {
+      return launchedMs;
+    }
+
+    /** When it was removed, or -1 while held. */
+    public long removedMs() {
+      return removedMs;
+    }
+
+    public String removalReason() {
+      return removalReason;
+    }
+
+    /** The container's exit status when logged, else null. */
+    public Integer exitStatus() {
+      return exitStatus;
+    }
+
+    public int taskCount() {
+      return tasks.size();
+    }
+
+    public long heldUntil(long endMs) {
       return removedMs >= 0 ? removedMs : endMs;
     }
 
     /** Milliseconds held with at least one task running. */
-    long busyMs(long endMs) {
+    public long busyMs(long endMs) {
       List<long[]> spans = new ArrayList<>();
       for (Task t : tasks) {
         spans.add(new long[] {Math.max(t.startMs(), launchedMs), Math.min(t.endMs(), heldUntil(endMs))});
@@ -83,9 +113,30 @@ public final class RunHistory {
     Stage(int id) {
       this.id = id;
     }
+
+    public int id() {
+      return id;
+    }
+
+    public int tasks() {
+      return tasks;
+    }
+
+    public long submittedMs() {
+      return submittedMs;
+    }
+
+    /** When it completed, or -1. */
+    public long completedMs() {
+      return completedMs;
+    }
+
+    public boolean failed() {
+      return failed;
+    }
   }
 
-  record TargetChange(long timeMs, int target, String reason) {}
+  public record TargetChange(long timeMs, int target, String reason) {}
 
   String appId = "";
   int attempt;
@@ -213,6 +264,19 @@ public final class RunHistory {
 
   private Stage stage(JsonNode n) {
     return stages.computeIfAbsent(n.path("stage_id").asInt(), Stage::new);
+  }
+
+  public List<Stage> stages() {
+    return List.copyOf(stages.values());
+  }
+
+  public List<TargetChange> targetChanges() {
+    return List.copyOf(targets);
+  }
+
+  /** The time of the last event. */
+  public long endMs() {
+    return endMs;
   }
 
   /** Every task attempt, in the order they ended. */

@@ -51,14 +51,25 @@ public final class RunReport {
   }
 
   public static String html(RunHistory h, String source) {
+    return html(h, source, "", 0);
+  }
+
+  /**
+   * The report with {@code liveHtml} (trusted markup) before it and, when {@code refreshSeconds}
+   * is positive, a reload every that many seconds: the AM's live page.
+   */
+  public static String html(RunHistory h, String source, String liveHtml, int refreshSeconds) {
     String title = (h.appId.isEmpty() ? "Run" : h.appId) + " — " + (h.ended ? h.finalStatus : "incomplete");
     StringBuilder b = new StringBuilder(64 * 1024);
-    b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>")
+    b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
+        .append(refreshSeconds > 0 ? "<meta http-equiv=\"refresh\" content=\"" + refreshSeconds + "\">" : "")
+        .append("<title>")
         .append(SvgChart.escape(title)).append("</title>\n<style>body{font-family:sans-serif;margin:24px;max-width:"
             + "1000px}table{border-collapse:collapse;margin:8px 0 20px}td,th{border:1px solid #ccc;padding:3px 8px;"
             + "text-align:right}th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}pre{background:"
             + "#f7f7f7;padding:8px}</style></head><body>\n<h1>").append(SvgChart.escape(title)).append("</h1>\n<p>From ")
-        .append(SvgChart.escape(source)).append("</p>\n<pre>").append(SvgChart.escape(text(h))).append("</pre>\n");
+        .append(SvgChart.escape(source)).append("</p>\n").append(liveHtml).append("<pre>")
+        .append(SvgChart.escape(text(h))).append("</pre>\n");
     b.append("<h2>Executors and tasks over time</h2>\n<div id=\"usage\">")
         .append(SvgChart.render(title, String.format(Locale.ROOT, "%.1f executor-seconds, %.0f %% idle",
             h.heldSeconds(), h.heldSeconds() > 0 ? 100 * h.idleSeconds() / h.heldSeconds() : 0), h.timeline()))
@@ -83,7 +94,18 @@ public final class RunReport {
           SvgChart.escape(e.removedMs < 0 ? "held to the end" : e.removalReason
               + (e.exitStatus == null ? "" : ", exit " + e.exitStatus))));
     }
-    b.append("</table>\n</body></html>\n");
+    b.append("</table>\n<h2>Allocation decisions</h2>\n<table id=\"decisions\"><tr><th>at (s)</th><th>target</th>"
+        + "<th>why</th></tr>\n");
+    List<RunHistory.TargetChange> changes = h.targetChanges();
+    for (RunHistory.TargetChange c : changes.subList(Math.max(0, changes.size() - 50), changes.size())) {
+      b.append(String.format(Locale.ROOT, "<tr><td>%.1f</td><td>%d</td><td style=\"text-align:left\">%s</td></tr>%n",
+          (c.timeMs() - h.startMs) / 1000.0, c.target(), SvgChart.escape(c.reason())));
+    }
+    b.append("</table>\n");
+    if (!h.nodesExcluded.isEmpty()) {
+      b.append("<h2>Excluded nodes</h2>\n<p>").append(SvgChart.escape(h.nodesExcluded.toString())).append("</p>\n");
+    }
+    b.append("</body></html>\n");
     return b.toString();
   }
 

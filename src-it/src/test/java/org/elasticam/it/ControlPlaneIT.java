@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -35,6 +36,8 @@ import org.elasticam.time.Clock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.elasticam.report.ReportStructure;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -90,6 +93,15 @@ class ControlPlaneIT {
     assertEquals(405, http(status + "status", "POST"));
     assertEquals(404, http(status + "..%2F..%2Fetc%2Fpasswd", "GET"));
     assertEquals(414, http(status + "status?x=" + "a".repeat(4000), "GET"));
+    // The live page and its API, straight and through the ResourceManager's web proxy.
+    String proxied = "http://" + it.cluster.resourceManagerWebAddress() + "/proxy/" + id + "/";
+    for (String base : List.of(status, proxied)) {
+      String page = body(base);
+      List<Document> svgs = ReportStructure.svgs(page);
+      assertEquals(2, svgs.size(), base);
+      assertTrue(ReportStructure.rects(svgs.get(1), "held") >= 1, "the executor timeline has the executor: " + base);
+      assertTrue(body(base + "api/v1/executors").startsWith("[{\"executor_id\""), base);
+    }
 
     ApplicationReport end = it.waitForEnd(id, Duration.ofSeconds(120));
     assertEquals(FinalApplicationStatus.SUCCEEDED, end.getFinalApplicationStatus(), end.getDiagnostics());
@@ -143,6 +155,18 @@ class ControlPlaneIT {
       while (in.read() >= 0) {
         // drain until the server closes
       }
+    }
+  }
+
+  private static String body(String url) throws IOException {
+    HttpURLConnection c = (HttpURLConnection) URI.create(url).toURL().openConnection();
+    c.setConnectTimeout(5000);
+    c.setReadTimeout(5000);
+    try (var in = c.getInputStream()) {
+      assertEquals(200, c.getResponseCode(), url);
+      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    } finally {
+      c.disconnect();
     }
   }
 

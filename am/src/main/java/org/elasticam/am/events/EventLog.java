@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -25,11 +27,14 @@ import org.slf4j.LoggerFactory;
 public final class EventLog implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(EventLog.class);
+  /** About 20 MiB of lines at most: a run with hundreds of thousands of tasks keeps its first. */
+  public static final int RETAINED_LINES = 100_000;
   private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 
   private final Path path;
   private final OutputStream out;
   private final Clock clock;
+  private final List<String> retained = new ArrayList<>();
   private boolean broken;
 
   private EventLog(Path path, OutputStream out, Clock clock) {
@@ -56,6 +61,20 @@ public final class EventLog implements AutoCloseable {
     return path;
   }
 
+  /**
+   * The lines written so far, for the AM's live page and API (the file may be on HDFS and is not
+   * read back). At most {@link #RETAINED_LINES}: a run that writes more keeps its first ones, and
+   * the page says the figures stop there.
+   */
+  public List<String> retainedLines() {
+    return List.copyOf(retained);
+  }
+
+  /** Whether lines were written that {@link #retainedLines} no longer holds. */
+  public boolean retentionFull() {
+    return retained.size() >= RETAINED_LINES;
+  }
+
   /** Writes one event; {@code kv} alternates field names and values. */
   public void write(String event, Object... kv) {
     Map<String, Object> m = new LinkedHashMap<>();
@@ -68,11 +87,21 @@ public final class EventLog implements AutoCloseable {
   }
 
   private void writeLine(Map<String, Object> m) {
+    String text;
+    try {
+      text = JSON.writeValueAsString(m);
+    } catch (IOException e) {
+      LOG.warn("An event could not be serialized: {}", e.toString());
+      return;
+    }
+    if (retained.size() < RETAINED_LINES) {
+      retained.add(text);
+    }
     if (broken) {
       return;
     }
     try {
-      byte[] line = (JSON.writeValueAsString(m) + "\n").getBytes(StandardCharsets.UTF_8);
+      byte[] line = (text + "\n").getBytes(StandardCharsets.UTF_8);
       out.write(line);
       if (out instanceof FSDataOutputStream fs) {
         fs.hflush();
