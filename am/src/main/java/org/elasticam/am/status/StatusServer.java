@@ -13,8 +13,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 import org.elasticam.report.RunHistory;
 import org.elasticam.report.RunReport;
 import org.elasticam.report.SvgChart;
@@ -84,13 +84,20 @@ public final class StatusServer implements AutoCloseable {
     switch (path) {
       case "/" -> html(ex, page(source.snapshot(), history(source.eventLines())));
       case "/status", "/api/v1/status" -> json(ex, 200, source.snapshot());
-      case "/api/v1/executors" -> json(ex, 200, executors(history(source.eventLines())));
-      case "/api/v1/stages" -> json(ex, 200, stages(history(source.eventLines())));
-      case "/api/v1/timeline" -> json(ex, 200, timeline(history(source.eventLines())));
-      case "/api/v1/decisions" -> json(ex, 200, decisions(history(source.eventLines())));
+      case "/api/v1/executors" -> json(ex, 200, fromHistory(source, StatusServer::executors));
+      case "/api/v1/stages" -> json(ex, 200, fromHistory(source, StatusServer::stages));
+      case "/api/v1/timeline" -> json(ex, 200, fromHistory(source, StatusServer::timeline));
+      case "/api/v1/decisions" -> json(ex, 200, fromHistory(source, StatusServer::decisions));
       case "/api/v1/conf" -> json(ex, 200, conf(source.eventLines()));
       default -> json(ex, 404, Map.of("error", "not found"));
     }
+  }
+
+  /** A list drawn from the run so far; empty before the first event. */
+  private static List<Map<String, Object>> fromHistory(Source source,
+      Function<RunHistory, List<Map<String, Object>>> rows) throws Exception {
+    RunHistory h = history(source.eventLines());
+    return h == null ? List.of() : rows.apply(h);
   }
 
   /** The run so far; null before the first event. */
@@ -132,9 +139,6 @@ public final class StatusServer implements AutoCloseable {
 
   private static List<Map<String, Object>> executors(RunHistory h) {
     List<Map<String, Object>> out = new ArrayList<>();
-    if (h == null) {
-      return out;
-    }
     for (RunHistory.Executor e : h.launched()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("executor_id", e.id());
@@ -152,9 +156,6 @@ public final class StatusServer implements AutoCloseable {
 
   private static List<Map<String, Object>> stages(RunHistory h) {
     List<Map<String, Object>> out = new ArrayList<>();
-    if (h == null) {
-      return out;
-    }
     for (RunHistory.Stage s : h.stages()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("stage_id", s.id());
@@ -170,9 +171,6 @@ public final class StatusServer implements AutoCloseable {
 
   private static List<Map<String, Object>> timeline(RunHistory h) {
     List<Map<String, Object>> out = new ArrayList<>();
-    if (h == null) {
-      return out;
-    }
     for (Timeline.Row r : h.timeline()) {
       out.add(Map.of("time_ms", r.timeMs(), "target", r.target(), "executors", r.executors(), "pending_tasks",
           r.pendingTasks(), "running_tasks", r.runningTasks()));
@@ -182,9 +180,6 @@ public final class StatusServer implements AutoCloseable {
 
   private static List<Map<String, Object>> decisions(RunHistory h) {
     List<Map<String, Object>> out = new ArrayList<>();
-    if (h == null) {
-      return out;
-    }
     for (RunHistory.TargetChange c : h.targetChanges()) {
       out.add(Map.of("ts", c.timeMs(), "target", c.target(), "reason", c.reason()));
     }
