@@ -1,6 +1,7 @@
 package org.elasticam.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grpc.ManagedChannel;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
 import org.elasticam.report.ReportStructure;
+import org.elasticam.shuffle.protocol.RequestSigner;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -105,6 +107,29 @@ class ControlPlaneIT {
 
     ApplicationReport end = it.waitForEnd(id, Duration.ofSeconds(120));
     assertEquals(FinalApplicationStatus.SUCCEEDED, end.getFinalApplicationStatus(), end.getDiagnostics());
+    secretsNeverLogged(id, secret);
+  }
+
+  /** Neither the app secret nor the shuffle secret derived from it, in any encoding we use, in any log. */
+  private static void secretsNeverLogged(ApplicationId id, byte[] secret) throws IOException {
+    List<String> forms = new java.util.ArrayList<>();
+    for (byte[] s : List.of(secret, RequestSigner.deriveShuffleSecret(secret))) {
+      forms.add(java.util.Base64.getEncoder().encodeToString(s));
+      forms.add(java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(s));
+      forms.add(java.util.HexFormat.of().formatHex(s));
+    }
+    int logs = 0;
+    try (Stream<Path> files = Files.walk(it.cluster.workDir())) {
+      for (Path f : files.filter(p -> Files.isRegularFile(p) && p.toString().contains("/logs/")
+          && p.toString().contains(id.toString())).toList()) {
+        String text = new String(Files.readAllBytes(f), java.nio.charset.StandardCharsets.ISO_8859_1);
+        logs++;
+        for (String form : forms) {
+          assertFalse(text.contains(form), "a secret is in " + f);
+        }
+      }
+    }
+    assertTrue(logs >= 2, "the AM's and the executor's logs were read: " + logs);
   }
 
   private static ExecutorMessage register(int id, String host) {

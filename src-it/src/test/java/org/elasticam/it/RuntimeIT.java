@@ -52,6 +52,8 @@ class RuntimeIT {
     assertEquals(1.0f, r.getProgress(), 0.001f, "the AM's progress reached 1.0");
     assertFalse(FileSystem.get(it.conf()).exists(it.stagingDir(id)), "the staging dir is removed");
     assertTrue(run.out().contains("tasks           12 succeeded"), run.out());
+    assertTrue(run.out().contains("report          bin/elasticam history "), run.out());
+    assertFalse(run.out().contains("yarn logs"), "only a failed run points at the logs");
   }
 
   @Test
@@ -61,6 +63,7 @@ class RuntimeIT {
     assertEquals(1, run.exitCode(), run.out() + run.err());
     assertTrue(run.out().contains("failed 2 times"), run.out());
     assertTrue(run.out().contains("failed at random (failRate 1.0)"), run.out());
+    assertTrue(run.out().contains("logs: yarn logs -applicationId " + run.appId()), run.out());
     ApplicationReport r = it.report(run.appId());
     assertEquals(FinalApplicationStatus.FAILED, r.getFinalApplicationStatus());
     assertEquals("FAILED", ItCluster.ofType(it.events(run.appId()), "app_end").get(0).path("final_status").asText());

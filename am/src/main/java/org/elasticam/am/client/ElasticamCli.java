@@ -201,6 +201,13 @@ public final class ElasticamCli extends Configured implements Tool {
     if (diag != null && !diag.isBlank()) {
       out.println("diagnostics: " + diag.strip());
     }
+    if (r.getFinalApplicationStatus() != FinalApplicationStatus.SUCCEEDED) {
+      out.println("logs: yarn logs -applicationId " + r.getApplicationId()
+          + (getConf().getBoolean(YarnConfiguration.LOG_AGGREGATION_ENABLED,
+              YarnConfiguration.DEFAULT_LOG_AGGREGATION_ENABLED) ? ""
+                  : "  (log aggregation is off: the logs stay in each NodeManager's "
+                      + YarnConfiguration.NM_LOG_DIRS + ")"));
+    }
   }
 
   /** The run's figures from its event log; a missing log (the AM never started) is said so. */
@@ -219,6 +226,7 @@ public final class ElasticamCli extends Configured implements Tool {
       out.printf("  executors       %d used%n", s.executorsUsed());
       out.printf("  executor-secs   %.1f%n", s.executorSeconds());
       out.printf("  event log       %s%n", log);
+      out.printf("  report          bin/elasticam history %s%n", log);
     } catch (Exception e) {
       out.println("  event log       unreadable: " + describe(e));
     }
