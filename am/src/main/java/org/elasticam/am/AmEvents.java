@@ -12,6 +12,7 @@ import org.elasticam.am.driver.Driver;
 import org.elasticam.am.driver.Outcome;
 import org.elasticam.am.events.EventLog;
 import org.elasticam.am.events.ExecutorSeconds;
+import org.elasticam.am.metrics.AmMetrics;
 import org.elasticam.am.yarn.AllocationEvents;
 import org.elasticam.time.Clock;
 
@@ -24,15 +25,21 @@ final class AmEvents implements AllocationEvents {
   private final EventLog log;
   private final ExecutorSeconds executorSeconds;
   private final Clock clock;
+  private final AmMetrics metrics;
   private final Map<String, String> releaseReasons = new HashMap<>();
   private final Set<String> countedKills = new HashSet<>();
   private Driver driver;
   private boolean ending;
 
-  AmEvents(EventLog log, ExecutorSeconds executorSeconds, Clock clock) {
+  AmEvents(EventLog log, ExecutorSeconds executorSeconds, AmMetrics metrics, Clock clock) {
     this.log = log;
     this.executorSeconds = executorSeconds;
+    this.metrics = metrics;
     this.clock = clock;
+  }
+
+  AmMetrics metrics() {
+    return metrics;
   }
 
   void attach(Driver d) {
@@ -45,24 +52,28 @@ final class AmEvents implements AllocationEvents {
 
   @Override
   public void containersRequested(int count, List<String> nodes, List<String> racks) {
+    metrics.requestsAdded(count);
     log.write("containers_requested", "count", count, "nodes", nodes.isEmpty() ? null : nodes,
         "racks", racks.isEmpty() ? null : racks);
   }
 
   @Override
   public void requestsCancelled(int count, String reason) {
+    metrics.requestsCancelled(count);
     log.write("requests_cancelled", "count", count, "reason", reason);
   }
 
   @Override
   public void containerAllocated(String containerId, String host, String matched) {
     executorSeconds.allocated(containerId, clock.nowMs());
+    metrics.containerAllocated();
     log.write("container_allocated", "container_id", containerId, "host", host, "matched", matched);
   }
 
   @Override
   public void containerReleased(String containerId, String reason) {
     executorSeconds.released(containerId, clock.nowMs());
+    metrics.containerReleased();
     releaseReasons.putIfAbsent(containerId, reason);
     log.write("container_released", "container_id", containerId, "reason", reason);
   }
@@ -87,6 +98,7 @@ final class AmEvents implements AllocationEvents {
     String releasedFor = releaseReasons.remove(id);
     boolean counted = c.verdict().countsAsFailure() || countedKills.remove(id);
     String reason = reason(c, releasedFor, counted);
+    metrics.executorRemoved(reason, counted);
     log.write("executor_removed", "executor_id", c.executor() == null ? null : c.executor().toString(),
         "container_id", id, "host", c.host(), "reason", reason, "exit_status", c.exitStatus(),
         "exit_status_name", ExitStatus.name(c.exitStatus()), "counted_as_failure", counted,

@@ -42,6 +42,7 @@ import org.elasticam.am.driver.Outcome;
 import org.elasticam.allocator.scheduling.TaskScheduler;
 import org.elasticam.am.events.EventLog;
 import org.elasticam.am.events.ExecutorSeconds;
+import org.elasticam.am.metrics.AmMetrics;
 import org.elasticam.am.job.BuiltInJobs;
 import org.elasticam.am.job.JobPlan;
 import org.elasticam.am.job.JobSpec;
@@ -145,8 +146,9 @@ public final class ApplicationMaster {
     ExecutorSeconds executorSeconds = new ExecutorSeconds();
     AmLoop loop = new AmLoop(t -> done.complete(Outcome.failed("internal error in the AM: " + t)));
     EventLog events = openEventLog(appId);
-    AmEvents amEvents = new AmEvents(events, executorSeconds, clock);
-    try (loop; events; ClusterNodes nodes = new ClusterNodes(conf)) {
+    AmMetrics metrics = new AmMetrics().register();
+    AmEvents amEvents = new AmEvents(events, executorSeconds, metrics, clock);
+    try (loop; events; ClusterNodes nodes = new ClusterNodes(conf); AutoCloseable m = metrics::unregister) {
       events.write("app_start", "app_id", appId, "attempt", attempt.getAttemptId(), "conf",
           elastic.resolvedForDisplay(), "job", job.toArgs());
       return runWith(loop, events, amEvents, executorSeconds, nodes, appId, amHost, secret);
@@ -220,7 +222,7 @@ public final class ApplicationMaster {
         done::complete, policy);
     amEvents.attach(driver);
     holder.set(driver, allocator);
-    hb[0] = new Heartbeater(amClient, loop, allocator, driver, elastic.initialAllocationInterval(),
+    hb[0] = new Heartbeater(amClient, loop, allocator, driver, amEvents.metrics(), elastic.initialAllocationInterval(),
         elastic.get(YarnKeys.HEARTBEAT_INTERVAL), done::complete);
     loop.execute(driver::start);
     hb[0].start();

@@ -10,6 +10,7 @@ import org.apache.hadoop.yarn.client.api.AMRMClient;
 import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
 import org.apache.hadoop.yarn.exceptions.ApplicationAttemptNotFoundException;
 import org.elasticam.am.driver.Driver;
+import org.elasticam.am.metrics.AmMetrics;
 import org.elasticam.am.driver.Outcome;
 import org.elasticam.am.loop.AmLoop;
 import org.elasticam.am.yarn.YarnAllocator;
@@ -35,6 +36,7 @@ final class Heartbeater implements Runnable {
   private final AmLoop loop;
   private final YarnAllocator allocator;
   private final Driver driver;
+  private final AmMetrics metrics;
   private final long initialMs;
   private final long intervalMs;
   private final Consumer<Outcome> fail;
@@ -43,11 +45,12 @@ final class Heartbeater implements Runnable {
   private Thread thread;
 
   Heartbeater(AMRMClient<ContainerRequest> client, AmLoop loop, YarnAllocator allocator, Driver driver,
-      Duration initial, Duration interval, Consumer<Outcome> fail) {
+      AmMetrics metrics, Duration initial, Duration interval, Consumer<Outcome> fail) {
     this.client = client;
     this.loop = loop;
     this.allocator = allocator;
     this.driver = driver;
+    this.metrics = metrics;
     this.initialMs = initial.toMillis();
     this.intervalMs = interval.toMillis();
     this.fail = fail;
@@ -107,9 +110,13 @@ final class Heartbeater implements Runnable {
   private void heartbeatOnce() throws Exception {
     float progress = loop.call(() -> {
       allocator.prepareHeartbeat();
+      metrics.observe(allocator.target(), allocator.running(), allocator.starting(), allocator.pendingAsks(),
+          driver.tasksPending(), driver.tasksRunning());
       return driver.progress();
     });
+    long t0 = System.nanoTime();
     AllocateResponse r = client.allocate(progress);
+    metrics.allocateTook(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
     loop.execute(() -> allocator.handleResponse(r));
     if (r.getAMCommand() == AMCommand.AM_SHUTDOWN) {
       fail.accept(Outcome.failed("The ResourceManager told this attempt to shut down"));
