@@ -31,7 +31,7 @@ public final class HistoryMain {
     System.exit(run(args, System.out, System.err));
   }
 
-  static int run(String[] args, PrintStream out, PrintStream err) {
+  public static int run(String[] args, PrintStream out, PrintStream err) {
     Path log = null;
     Path html = null;
     for (int i = 0; i < args.length; i++) {

@@ -17,9 +17,10 @@ import java.util.TreeMap;
  * same events: what the executors did, what the tasks did, and the target over time. Pure: lines
  * in, figures out; {@link RunReport} renders them.
  *
- * <p>Task starts are not logged; a task ran from {@code ts - duration_ms} to {@code ts} of its
- * {@code task_end}. Pending tasks over time are the tasks of submitted stages (plus failed attempts,
- * which run again) not yet started. An executor is held from {@code executor_launched} to
+ * <p>A task ran from its {@code task_start} (or, in logs without one, {@code ts - duration_ms} of its
+ * {@code task_end}) to its {@code task_end}; one started and not ended is running at the log's last
+ * time. Pending tasks over time are the tasks of submitted stages (plus failed attempts, which run
+ * again) not yet started. An executor is held from {@code executor_launched} to
  * {@code executor_removed} (or the log's end); idle while held and running no task.
  */
 public final class RunHistory {
@@ -43,6 +44,7 @@ public final class RunHistory {
     Integer exitStatus;
     boolean countedAsFailure;
     final List<Task> tasks = new ArrayList<>();
+    final Map<String, Task> running = new LinkedHashMap<>();
 
     Executor(String id) {
       this.id = id;
@@ -74,8 +76,14 @@ public final class RunHistory {
       return exitStatus;
     }
 
+    /** Attempts that ended on it. */
     public int taskCount() {
       return tasks.size();
+    }
+
+    /** Attempts running on it at the log's last time (endMs -1). */
+    public List<Task> runningTasks() {
+      return List.copyOf(running.values());
     }
 
     public long heldUntil(long endMs) {
@@ -85,8 +93,11 @@ public final class RunHistory {
     /** Milliseconds held with at least one task running. */
     public long busyMs(long endMs) {
       List<long[]> spans = new ArrayList<>();
-      for (Task t : tasks) {
-        spans.add(new long[] {Math.max(t.startMs(), launchedMs), Math.min(t.endMs(), heldUntil(endMs))});
+      List<Task> all = new ArrayList<>(tasks);
+      all.addAll(running.values());
+      for (Task t : all) {
+        long end = t.endMs() < 0 ? endMs : t.endMs();
+        spans.add(new long[] {Math.max(t.startMs(), launchedMs), Math.min(end, heldUntil(endMs))});
       }
       spans.sort(Comparator.comparingLong(s -> s[0]));
       long busy = 0;
@@ -151,6 +162,8 @@ public final class RunHistory {
   final Map<Integer, Stage> stages = new TreeMap<>();
   final List<Task> tasks = new ArrayList<>();
   final List<TargetChange> targets = new ArrayList<>();
+  /** Attempts started and not yet ended, by stage/task/attempt; their endMs is -1. */
+  final Map<String, Task> inFlight = new LinkedHashMap<>();
   final Map<String, Integer> nodesExcluded = new TreeMap<>();
   int fetchFailures;
 
@@ -236,8 +249,20 @@ public final class RunHistory {
         s.completedMs = ts;
         s.failed = n.path("failed").asBoolean(false);
       }
+      case "task_start" -> {
+        Task t = new Task(n.path("stage_id").asInt(), n.path("task").asInt(), n.path("executor_id").asText(""),
+            n.path("host").asText(""), n.path("locality").asText(""), ts, -1, "RUNNING");
+        inFlight.put(attemptKey(n), t);
+        if (!t.executorId().isEmpty()) {
+          executors.computeIfAbsent(t.executorId(), Executor::new).running.put(attemptKey(n), t);
+        }
+      }
       case "task_end" -> {
         long duration = Math.max(0, n.path("duration_ms").asLong());
+        Task started = inFlight.remove(attemptKey(n));
+        if (started != null && executors.containsKey(started.executorId())) {
+          executors.get(started.executorId()).running.remove(attemptKey(n));
+        }
         Task t = new Task(n.path("stage_id").asInt(), n.path("task").asInt(), n.path("executor_id").asText(""),
             n.path("host").asText(""), n.path("locality").asText(""), ts - duration, ts, n.path("status").asText(""));
         tasks.add(t);
@@ -256,6 +281,15 @@ public final class RunHistory {
       }
       default -> { }
     }
+  }
+
+  private static String attemptKey(JsonNode n) {
+    return n.path("stage_id").asInt() + "/" + n.path("task").asInt() + "/" + n.path("attempt").asInt();
+  }
+
+  /** Attempts running at the log's last time, with endMs -1. */
+  public List<Task> running() {
+    return List.copyOf(inFlight.values());
   }
 
   private Executor executor(JsonNode n) {
@@ -356,6 +390,9 @@ public final class RunHistory {
     for (Task t : tasks) {
       d.add(new Delta(t.startMs(), Integer.MIN_VALUE, 0, -1, 1));
       d.add(new Delta(t.endMs(), Integer.MIN_VALUE, 0, t.status().equals("SUCCESS") ? 0 : 1, -1));
+    }
+    for (Task t : inFlight.values()) {
+      d.add(new Delta(t.startMs(), Integer.MIN_VALUE, 0, -1, 1));
     }
     d.sort(Comparator.comparingLong(Delta::t));
     Timeline tl = new Timeline();

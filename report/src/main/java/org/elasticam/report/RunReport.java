@@ -30,7 +30,8 @@ public final class RunReport {
         + "idle %.1f (%.0f %%)%n", h.launched().size(), h.maxConcurrentExecutors(), held,
         h.loggedExecutorSeconds == null ? "" : String.format(Locale.ROOT, " (logged %.1f)", h.loggedExecutorSeconds),
         idle, held > 0 ? 100 * idle / held : 0));
-    b.append("tasks: ").append(h.tasks.size()).append(" attempts ").append(h.taskStatuses()).append('\n');
+    b.append("tasks: ").append(h.tasks.size()).append(" attempts ended ").append(h.taskStatuses())
+        .append(h.inFlight.isEmpty() ? "" : ", " + h.inFlight.size() + " running").append('\n');
     b.append("locality of successful tasks: ").append(percentages(h.localityCounts())).append('\n');
     b.append("executors removed: ").append(h.removals().isEmpty() ? "none" : h.removals().toString()).append('\n');
     if (h.fetchFailures > 0 || !h.nodesExcluded.isEmpty()) {
@@ -59,7 +60,7 @@ public final class RunReport {
    * is positive, a reload every that many seconds: the AM's live page.
    */
   public static String html(RunHistory h, String source, String liveHtml, int refreshSeconds) {
-    String title = (h.appId.isEmpty() ? "Run" : h.appId) + " — " + (h.ended ? h.finalStatus : "incomplete");
+    String title = (h.appId.isEmpty() ? "Run" : h.appId) + " — " + (h.ended ? h.finalStatus : "running (no app_end yet)");
     StringBuilder b = new StringBuilder(64 * 1024);
     b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
         .append(refreshSeconds > 0 ? "<meta http-equiv=\"refresh\" content=\"" + refreshSeconds + "\">" : "")
@@ -129,6 +130,10 @@ public final class RunReport {
       for (RunHistory.Task t : e.tasks) {
         s.append(bar("task", x(t.startMs() - h.startMs, span, plotW), x(t.endMs() - h.startMs, span, plotW), y + 2,
             t.status().equals("SUCCESS") ? "#2e9b47" : "#c62828"));
+      }
+      for (RunHistory.Task t : e.runningTasks()) {
+        s.append(bar("task-running", x(t.startMs() - h.startMs, span, plotW), x(h.wallMs(), span, plotW), y + 2,
+            "#7fc98f"));
       }
     }
     s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">0 s</text><text x=\"%d\" y=\"%d\" "

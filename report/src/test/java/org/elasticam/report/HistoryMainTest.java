@@ -76,6 +76,29 @@ class HistoryMainTest {
   }
 
   @Test
+  void tasksStartedAndNotEndedAreRunning() throws Exception {
+    String live = String.join("\n",
+        "{\"ts\":1000,\"event\":\"executor_launched\",\"executor_id\":\"1\",\"container_id\":\"c1\",\"host\":\"h1\"}",
+        "{\"ts\":1500,\"event\":\"stage_submitted\",\"stage_id\":0,\"tasks\":2}",
+        "{\"ts\":2000,\"event\":\"task_start\",\"stage_id\":0,\"task\":0,\"attempt\":0,\"executor_id\":\"1\","
+            + "\"host\":\"h1\",\"locality\":\"NODE_LOCAL\"}",
+        "{\"ts\":2000,\"event\":\"task_start\",\"stage_id\":0,\"task\":1,\"attempt\":0,\"executor_id\":\"1\","
+            + "\"host\":\"h1\",\"locality\":\"NODE_LOCAL\"}",
+        "{\"ts\":3000,\"event\":\"task_end\",\"stage_id\":0,\"task\":0,\"attempt\":0,\"executor_id\":\"1\","
+            + "\"host\":\"h1\",\"locality\":\"NODE_LOCAL\",\"duration_ms\":1000,\"status\":\"SUCCESS\"}",
+        "{\"ts\":5000,\"event\":\"target_changed\",\"target\":1,\"previous\":1,\"reason\":\"steady\"}");
+    RunHistory h = RunHistory.read(new java.io.BufferedReader(new java.io.StringReader(live)));
+    assertEquals(1, h.running().size());
+    Timeline.Row last = h.timeline().get(h.timeline().size() - 1);
+    assertEquals(1, last.runningTasks(), h.timeline().toString());
+    assertEquals(0, last.pendingTasks());
+    assertEquals(3000, h.launched().get(0).busyMs(h.endMs()), "1 s of task 0, overlapping 3 s of task 1");
+    Document gantt = ReportStructure.svgs(RunReport.html(h, "live")).get(1);
+    assertEquals(1, ReportStructure.rects(gantt, "task"));
+    assertEquals(1, ReportStructure.rects(gantt, "task-running"));
+  }
+
+  @Test
   void aTornLastLineIsSkippedAndABrokenOneNamed() throws Exception {
     Path torn = Files.writeString(dir.resolve("torn.jsonl"), LOG + "\n{\"ts\":8000,\"event\":\"exec");
     assertEquals(0, run(torn.toString()), err);

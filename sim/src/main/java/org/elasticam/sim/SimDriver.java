@@ -184,6 +184,8 @@ final class SimDriver implements SimExecutors.Driver, PolicyLink.Driver {
     lastTaskEventMs = now;
     metrics.taskStarted(e.container(), now);
     parallelism.taskStarted(a.stageId(), now);
+    log.write("task_start", "stage_id", a.stageId(), "task", a.index(), "attempt", a.attempt(), "executor_id",
+        a.executorId(), "host", a.host(), "locality", a.locality().name());
     policy.taskStarted(info(a), now);
     time.after(workload.durationMs(a.stageId(), a.index()), () -> taskFinished(a, e));
   }

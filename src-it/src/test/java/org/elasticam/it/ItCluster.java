@@ -104,6 +104,10 @@ final class ItCluster implements AutoCloseable {
     return new ClientRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
+  Path eventLog(ApplicationId id) {
+    return eventLogDir.resolve(id + ".jsonl");
+  }
+
   /** The application's event log, one JSON object per line. */
   List<JsonNode> events(ApplicationId id) throws IOException {
     List<JsonNode> out = new ArrayList<>();

@@ -411,6 +411,8 @@ public final class Driver implements DriverService.SessionHandler {
       if (dynamic != null) {
         dynamic.taskStarted(a, clock.nowMs());
       }
+      events.write("task_start", "stage_id", a.stageId(), "task", a.index(), "attempt", a.attempt(),
+          "executor_id", a.executorId(), "host", a.host(), "locality", a.locality().name());
       LaunchTask.Builder launch = LaunchTask.newBuilder().setTaskId(a.taskId()).setStageId(a.stageId())
           .setPartition(a.index()).setAttempt(a.attempt()).setTaskClass(a.taskClass()).putAllParams(a.params());
       Stage stage = stages.get(a.stageId());
