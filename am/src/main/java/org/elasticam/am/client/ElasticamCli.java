@@ -1,5 +1,6 @@
 package org.elasticam.am.client;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -59,13 +60,38 @@ public final class ElasticamCli extends Configured implements Tool {
         new ElasticamCli(new YarnConfiguration(), System.out, System.err, ownJar()), args));
   }
 
-  /** The jar this class was loaded from: the distributable jar under {@code yarn jar}. */
+  /**
+   * The distributable jar this class came from. Run directly, that is the class's code source;
+   * under {@code yarn jar} (RunJar) the classes are loaded from the jar's unpacked copy in a temp
+   * dir, which is no jar to ship, so the jar is found among the class loader's URLs: the one that
+   * holds this class.
+   */
   static Path ownJar() {
     try {
       Path p = Path.of(ElasticamCli.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-      return Files.isRegularFile(p) ? p : null;
-    } catch (URISyntaxException | SecurityException e) {
+      if (Files.isRegularFile(p)) {
+        return p;
+      }
+      if (ElasticamCli.class.getClassLoader() instanceof java.net.URLClassLoader loader) {
+        String self = ElasticamCli.class.getName().replace('.', '/') + ".class";
+        for (java.net.URL u : loader.getURLs()) {
+          Path candidate = Path.of(u.toURI());
+          if (Files.isRegularFile(candidate) && candidate.toString().endsWith(".jar") && holds(candidate, self)) {
+            return candidate;
+          }
+        }
+      }
       return null;
+    } catch (URISyntaxException | IllegalArgumentException | SecurityException e) {
+      return null;
+    }
+  }
+
+  private static boolean holds(Path jar, String entry) {
+    try (java.util.jar.JarFile j = new java.util.jar.JarFile(jar.toFile())) {
+      return j.getEntry(entry) != null;
+    } catch (IOException e) {
+      return false;
     }
   }
 
