@@ -119,17 +119,24 @@ class ControlPlaneIT {
       forms.add(java.util.HexFormat.of().formatHex(s));
     }
     int logs = 0;
+    java.util.Set<String> rolling = new java.util.TreeSet<>();
     try (Stream<Path> files = Files.walk(it.cluster.workDir())) {
       for (Path f : files.filter(p -> Files.isRegularFile(p) && p.toString().contains("/logs/")
           && p.toString().contains(id.toString())).toList()) {
         String text = new String(Files.readAllBytes(f), java.nio.charset.StandardCharsets.ISO_8859_1);
         logs++;
+        String name = f.getFileName().toString();
+        if ((name.equals("am.log") || name.equals("executor.log")) && text.contains(" INFO ")) {
+          rolling.add(name);
+        }
         for (String form : forms) {
           assertFalse(text.contains(form), "a secret is in " + f);
         }
       }
     }
     assertTrue(logs >= 2, "the AM's and the executor's logs were read: " + logs);
+    assertEquals(java.util.Set.of("am.log", "executor.log"), rolling,
+        "the AM and the executors also log to a rolling file in the container log dir");
   }
 
   private static ExecutorMessage register(int id, String host) {

@@ -208,6 +208,8 @@ public final class Submitter {
     c.add("-Xmx" + elastic.get(YarnKeys.AM_MEMORY).mebibytes() + "m");
     c.add("-Djava.io.tmpdir=" + Environment.PWD.$$() + "/tmp");
     c.add("-Dlog4j.configuration=" + org.elasticam.launcher.yarn.ExecutorLaunchSpec.CONTAINER_LOG4J);
+    c.add("-Delasticam.log.dir=" + ApplicationConstants.LOG_DIR_EXPANSION_VAR);
+    c.add("-Delasticam.log.file=am.log");
     c.add(AmFiles.AM_MAIN);
     inContainer.toArgs().forEach(a -> c.add(shellQuote(a)));
     c.add("1>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/AppMaster.stdout");

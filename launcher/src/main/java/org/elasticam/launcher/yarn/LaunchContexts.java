@@ -44,6 +44,8 @@ public final class LaunchContexts {
     c.add("-XX:+ExitOnOutOfMemoryError");
     c.add("-Djava.io.tmpdir=" + Environment.PWD.$$() + "/tmp");
     c.add("-Dlog4j.configuration=" + ExecutorLaunchSpec.CONTAINER_LOG4J);
+    c.add("-Delasticam.log.dir=" + ApplicationConstants.LOG_DIR_EXPANSION_VAR);
+    c.add("-Delasticam.log.file=executor.log");
     c.add(ExecutorLaunchSpec.EXECUTOR_MAIN);
     c.add("--driver " + spec.driverHost() + ":" + spec.driverPort());
     c.add("--executor-id " + id.value());
