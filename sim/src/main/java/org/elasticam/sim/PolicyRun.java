@@ -36,14 +36,18 @@ final class PolicyRun {
   private long makespanMs = -1;
 
   private PolicyRun(Trace trace, String traceName, String policyName, SimConfig config, Writer eventLog) {
+    this(trace, traceName, AllocationPolicies.create(policyName, PolicySettings.from(config.conf())), config,
+        eventLog);
+  }
+
+  private PolicyRun(Trace trace, String traceName, AllocationPolicy policy, SimConfig config, Writer eventLog) {
     this.traceName = traceName;
-    this.policyName = policyName;
+    this.policyName = policy.name();
     this.config = config;
     SimParams p = config.params();
     List<String> hosts = p.hostNames();
     this.log = eventLog == null ? EventLogSink.NONE : EventLogSink.to(eventLog, time::now);
     this.workload = Workload.of(trace, p.timeScale(), hosts);
-    AllocationPolicy policy = AllocationPolicies.create(policyName, PolicySettings.from(config.conf()));
     SimResourceManager rm = new SimResourceManager(p.grantMs(), p.capacity(), hosts);
     this.allocator = new SimAllocator(new ExecutorAllocator(AllocatorSettings.from(config.conf())), rm, hosts, time,
         log, metrics);
@@ -67,6 +71,11 @@ final class PolicyRun {
    */
   static SimResult run(Trace trace, String traceName, String policyName, SimConfig config, Writer eventLog) {
     return new PolicyRun(trace, traceName, policyName, config, eventLog).run();
+  }
+
+  /** A policy instance rather than a name: for checks that wrap policies, as the conformance check does. */
+  static SimResult run(Trace trace, String traceName, AllocationPolicy policy, SimConfig config, Writer eventLog) {
+    return new PolicyRun(trace, traceName, policy, config, eventLog).run();
   }
 
   private SimResult run() {

@@ -101,13 +101,17 @@ public final class SimulateMain {
   /** {@code all}: every policy the allocator knows, then the oracle; else one of them. */
   static List<String> policies(String chosen) throws SimArgs.UsageException {
     String p = chosen.toLowerCase(Locale.ROOT);
-    List<String> all = new ArrayList<>(AllocationPolicies.NAMES);
+    List<String> all = new ArrayList<>(AllocationPolicies.available());
     all.add(Oracle.NAME);
     if (p.equals("all")) {
       return all;
     }
     if (all.contains(p)) {
       return List.of(p);
+    }
+    if (p.equals(AllocationPolicies.SPARK_REFERENCE)) {
+      throw new SimArgs.UsageException("spark-reference runs Spark's own allocation manager and needs its module:"
+          + " build it with `mvn -B install -DskipTests -pl bench/spark-reference -am`");
     }
     throw new SimArgs.UsageException("unknown policy '" + chosen + "' (known: " + String.join(", ", all) + ", all)");
   }

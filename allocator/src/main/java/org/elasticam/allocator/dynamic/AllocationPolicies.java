@@ -1,23 +1,50 @@
 package org.elasticam.allocator.dynamic;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.ServiceLoader;
 
 /** Creates batch dynamic-allocation policies by name ({@code elasticam.dynamicAllocation.policy}). */
 public final class AllocationPolicies {
 
-  /** The names {@link #create} knows, in the order reports list them. */
+  /** The names {@link #create} knows without looking at the classpath, in the order reports list them. */
   public static final List<String> NAMES = List.of("spark", "elastic");
+
+  /** The policy that runs Spark's own ExecutorAllocationManager, where its module is on the classpath. */
+  public static final String SPARK_REFERENCE = "spark-reference";
 
   private AllocationPolicies() {}
 
+  /** Every policy {@link #create} can make here: those found on the classpath first, then {@link #NAMES}. */
+  public static List<String> available() {
+    List<String> names = new ArrayList<>();
+    ServiceLoader.load(PolicyProvider.class).forEach(p -> names.add(p.name()));
+    names.addAll(NAMES);
+    return names;
+  }
+
   /** @throws IllegalArgumentException for an unknown name, listing the known ones */
   public static AllocationPolicy create(String name, PolicySettings settings) {
-    return switch (name.toLowerCase(Locale.ROOT)) {
-      case "spark" -> new SparkPolicy(settings);
-      case "elastic" -> new ElasticPolicy(settings);
-      default -> throw new IllegalArgumentException("unknown policy '" + name + "' (known: " + String.join(", ", NAMES)
-          + ")");
-    };
+    String n = name.toLowerCase(Locale.ROOT);
+    switch (n) {
+      case "spark":
+        return new SparkPolicy(settings);
+      case "elastic":
+        return new ElasticPolicy(settings);
+      default:
+        Optional<PolicyProvider> found = ServiceLoader.load(PolicyProvider.class).stream()
+            .map(ServiceLoader.Provider::get).filter(p -> p.name().equals(n)).findFirst();
+        if (found.isPresent()) {
+          return found.get().create(settings);
+        }
+        String hint = n.equals(SPARK_REFERENCE)
+            ? "; spark-reference runs Spark's own allocation manager and is not on this classpath: build it with"
+                + " `mvn -B install -DskipTests -pl bench/spark-reference -am`"
+            : "";
+        throw new IllegalArgumentException("unknown policy '" + name + "' (known: " + String.join(", ", available())
+            + ")" + hint);
+    }
   }
 }

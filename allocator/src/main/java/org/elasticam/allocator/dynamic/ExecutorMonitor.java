@@ -127,7 +127,12 @@ public final class ExecutorMonitor {
     return Durations.deadline(t.idleSinceMs, timeout);
   }
 
-  /** Executors past their deadline and not already being removed, in executor-id order. */
+  /**
+   * Executors past their deadline and not already being removed, in the order Spark removes them
+   * when a bound stops it part way: their ids as strings ("10" before "9"), which is how Spark's
+   * monitor sorts them since SPARK-38019; the conformance check against Spark's own manager holds
+   * us to it.
+   */
   public List<String> timedOut(long nowMs) {
     List<String> out = new ArrayList<>();
     for (Map.Entry<String, Tracked> e : executors.entrySet()) {
@@ -135,11 +140,11 @@ public final class ExecutorMonitor {
         out.add(e.getKey());
       }
     }
-    out.sort(EXECUTOR_ORDER);
+    out.sort(Comparator.naturalOrder());
     return out;
   }
 
-  /** Numeric ids in numeric order, others after them by name: deterministic (SPARK-38019). */
+  /** Numeric ids in numeric order, others after them by name: a stable order for ranking. */
   static final Comparator<String> EXECUTOR_ORDER = Comparator
       .comparing((String s) -> !s.chars().allMatch(Character::isDigit) || s.isEmpty())
       .thenComparingLong(s -> s.chars().allMatch(Character::isDigit) && !s.isEmpty() && s.length() < 19

@@ -91,12 +91,12 @@ class ExecutorMonitorTest {
   }
 
   @Test
-  void timedOutExecutorsComeInIdOrderAndPendingRemovalsAreSkipped() {
+  void timedOutExecutorsComeInSparksOrderOfIdsAsStringsAndPendingRemovalsAreSkipped() {
     ExecutorMonitor m = monitor(false);
     for (String id : List.of("10", "2", "1")) {
       m.executorAdded(id, 0);
     }
-    assertEquals(List.of("1", "2", "10"), m.timedOut(150 * S));
+    assertEquals(List.of("1", "10", "2"), m.timedOut(150 * S));
     m.markPendingRemoval("2");
     assertEquals(List.of("1", "10"), m.timedOut(150 * S));
     assertEquals(1, m.pendingRemovalCount());
