@@ -16,6 +16,7 @@ final class EventQueue {
   private final PriorityQueue<Entry> queue = new PriorityQueue<>((a, b) -> a.atMs != b.atMs
       ? Long.compare(a.atMs, b.atMs) : Long.compare(a.seq, b.seq));
   private long nextSeq;
+  private long executed;
   private boolean stopped;
 
   /** Milliseconds since the simulated application started. */
@@ -42,6 +43,7 @@ final class EventQueue {
     }
     clock.setMs(e.atMs);
     e.action.run();
+    executed++;
     return true;
   }
 
@@ -49,6 +51,11 @@ final class EventQueue {
   void stop() {
     stopped = true;
     queue.clear();
+  }
+
+  /** Actions run so far: the simulator's speed is these per wall-clock second. */
+  long executed() {
+    return executed;
   }
 
   boolean stopped() {

@@ -13,8 +13,15 @@ import org.elasticam.workload.Trace;
  */
 public final class PolicyHarness {
 
-  /** What one run came to. */
-  public record Outcome(String policy, long makespanMs, long executorMs, int peakExecutors) {}
+  /**
+   * What one run came to.
+   *
+   * @param events simulator actions run (task ends, heartbeats, ticks, launches, ...)
+   * @param allocatorCycles heartbeats, each one reconcile of the allocation core
+   * @param allocatorNanos wall-clock time the core spent in them (and in matching grants)
+   */
+  public record Outcome(String policy, long makespanMs, long executorMs, int peakExecutors, long events,
+      long allocatorCycles, long allocatorNanos) {}
 
   private final SimConfig config;
 
@@ -28,6 +35,36 @@ public final class PolicyHarness {
    */
   public static PolicyHarness withConf(Map<String, String> overrides) {
     return new PolicyHarness(SimConfig.of(overrides, SimParams.defaults()));
+  }
+
+  /**
+   * The simulated world, as {@code simulate}'s flags set it.
+   *
+   * @param grantMs ResourceManager grant latency after a request arrives
+   * @param startMs executor start latency, launch to registration, alone on its host
+   * @param startContention extra start latency per executor already starting on the host, as a fraction of startMs
+   * @param capacity the most containers the cluster gives the application
+   * @param hosts NodeManagers
+   * @param timeScale multiplies the trace's durations and gaps
+   */
+  public record World(long grantMs, long startMs, double startContention, int capacity, int hosts, double timeScale) {
+
+    /** The simulator's defaults. */
+    public static World defaults() {
+      SimParams d = SimParams.defaults();
+      return new World(d.grantMs(), d.startMs(), d.startContention(), d.capacity(), d.hosts(), d.timeScale());
+    }
+
+    public World withSize(int newCapacity, int newHosts) {
+      return new World(grantMs, startMs, startContention, newCapacity, newHosts, timeScale);
+    }
+  }
+
+  public static PolicyHarness withConf(Map<String, String> overrides, World w) {
+    SimParams p = SimParams.defaults().withGrantMs(w.grantMs()).withStartMs(w.startMs())
+        .withStartContention(w.startContention()).withCapacity(w.capacity()).withHosts(w.hosts())
+        .withTimeScale(w.timeScale());
+    return new PolicyHarness(SimConfig.of(overrides, p));
   }
 
   /** The settings a policy is built with in this configuration. */
@@ -46,7 +83,9 @@ public final class PolicyHarness {
    * @throws RuntimeException when the run cannot finish (the application failed, or stalled)
    */
   public Outcome run(Trace trace, String traceName, AllocationPolicy policy) {
-    SimResult r = PolicyRun.run(trace, traceName, policy, config, null);
-    return new Outcome(r.policy(), r.makespanMs(), r.executorMs(), r.peakExecutors());
+    PolicyRun run = PolicyRun.of(trace, traceName, policy, config, null);
+    SimResult r = run.result();
+    return new Outcome(r.policy(), r.makespanMs(), r.executorMs(), r.peakExecutors(), run.eventsRun(),
+        run.allocatorCycles(), run.allocatorCycleNanos());
   }
 }

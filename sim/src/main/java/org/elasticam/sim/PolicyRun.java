@@ -74,8 +74,25 @@ final class PolicyRun {
   }
 
   /** A policy instance rather than a name: for checks that wrap policies, as the conformance check does. */
-  static SimResult run(Trace trace, String traceName, AllocationPolicy policy, SimConfig config, Writer eventLog) {
-    return new PolicyRun(trace, traceName, policy, config, eventLog).run();
+  static PolicyRun of(Trace trace, String traceName, AllocationPolicy policy, SimConfig config, Writer eventLog) {
+    return new PolicyRun(trace, traceName, policy, config, eventLog);
+  }
+
+  /** Runs to the end; once. */
+  SimResult result() {
+    return run();
+  }
+
+  long eventsRun() {
+    return time.executed();
+  }
+
+  long allocatorCycleNanos() {
+    return allocator.cycleNanos();
+  }
+
+  long allocatorCycles() {
+    return allocator.cycles();
   }
 
   private SimResult run() {

