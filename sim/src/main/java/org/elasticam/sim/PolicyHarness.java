@@ -46,24 +46,27 @@ public final class PolicyHarness {
    * @param capacity the most containers the cluster gives the application
    * @param hosts NodeManagers
    * @param timeScale multiplies the trace's durations and gaps
+   * @param oneMachine all hosts share one machine's cores (executor starts anywhere slow each other)
    */
-  public record World(long grantMs, long startMs, double startContention, int capacity, int hosts, double timeScale) {
+  public record World(long grantMs, long startMs, double startContention, int capacity, int hosts, double timeScale,
+      boolean oneMachine) {
 
     /** The simulator's defaults. */
     public static World defaults() {
       SimParams d = SimParams.defaults();
-      return new World(d.grantMs(), d.startMs(), d.startContention(), d.capacity(), d.hosts(), d.timeScale());
+      return new World(d.grantMs(), d.startMs(), d.startContention(), d.capacity(), d.hosts(), d.timeScale(),
+          d.oneMachine());
     }
 
     public World withSize(int newCapacity, int newHosts) {
-      return new World(grantMs, startMs, startContention, newCapacity, newHosts, timeScale);
+      return new World(grantMs, startMs, startContention, newCapacity, newHosts, timeScale, oneMachine);
     }
   }
 
   public static PolicyHarness withConf(Map<String, String> overrides, World w) {
     SimParams p = SimParams.defaults().withGrantMs(w.grantMs()).withStartMs(w.startMs())
         .withStartContention(w.startContention()).withCapacity(w.capacity()).withHosts(w.hosts())
-        .withTimeScale(w.timeScale());
+        .withTimeScale(w.timeScale()).withOneMachine(w.oneMachine());
     return new PolicyHarness(SimConfig.of(overrides, p));
   }
 

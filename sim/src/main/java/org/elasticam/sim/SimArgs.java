@@ -36,6 +36,8 @@ record SimArgs(Path trace, String policy, SimParams world, Long heartbeatMs, Map
         --start-ms N           executor start latency, launch to registration, alone on its host (default 1000)
         --start-contention X   extra start latency per executor already starting on the host, as a
                                fraction of --start-ms (default 0.1)
+        --one-machine          every host shares one machine's cores: executors starting anywhere slow
+                               each other (as on the embedded cluster); default: only on the same host
         --capacity N           the most containers the cluster gives the application (default 500)
         --heartbeat-ms N       AM heartbeat while no request is pending (default elasticam.yarn.heartbeat.interval, 3000)
         --hosts N              NodeManagers host-01..host-N (default 20)
@@ -64,6 +66,11 @@ record SimArgs(Path trace, String policy, SimParams world, Long heartbeatMs, Map
         p.json = true;
         continue;
       }
+      if (name.equals("--one-machine")) {
+        p.once(name);
+        p.world = p.world.withOneMachine(true);
+        continue;
+      }
       String value;
       if (eq > 0) {
         value = arg.substring(eq + 1);
@@ -84,7 +91,7 @@ record SimArgs(Path trace, String policy, SimParams world, Long heartbeatMs, Map
   /** Accumulates options; checks each value as it comes. */
   private static final class Parser {
     private static final Set<String> OPTIONS = Set.of("--trace", "--policy", "--grant-ms", "--start-ms",
-        "--start-contention", "--capacity", "--heartbeat-ms", "--hosts", "--time-scale", "--conf", "--out", "--json");
+        "--start-contention", "--one-machine", "--capacity", "--heartbeat-ms", "--hosts", "--time-scale", "--conf", "--out", "--json");
     private final Set<String> seen = new HashSet<>();
     private final Map<String, String> conf = new LinkedHashMap<>();
     private SimParams world = SimParams.defaults();

@@ -18,9 +18,12 @@ import java.util.Locale;
  * @param initialIntervalMs the AM's first heartbeat interval while requests are pending
  * @param hosts how many NodeManagers: {@code host-01}, {@code host-02}, …
  * @param timeScale multiplies the trace's durations and gaps
+ * @param oneMachine every host shares one machine's cores, so executors starting on any host slow
+ *     each other (the embedded cluster: all its NodeManagers run on one machine); otherwise only
+ *     those on the same host do
  */
 record SimParams(long grantMs, long startMs, double startContention, int capacity, long heartbeatMs,
-    long initialIntervalMs, int hosts, double timeScale) {
+    long initialIntervalMs, int hosts, double timeScale, boolean oneMachine) {
 
   static final long DEFAULT_GRANT_MS = 200;
   static final long DEFAULT_START_MS = 1000;
@@ -45,36 +48,41 @@ record SimParams(long grantMs, long startMs, double startContention, int capacit
   /** The defaults, with the AM's default heartbeat (3 s) and initial allocation interval (200 ms). */
   static SimParams defaults() {
     return new SimParams(DEFAULT_GRANT_MS, DEFAULT_START_MS, DEFAULT_START_CONTENTION, DEFAULT_CAPACITY, 3000,
-        200, DEFAULT_HOSTS, 1.0);
+        200, DEFAULT_HOSTS, 1.0, false);
   }
 
   SimParams withGrantMs(long v) {
-    return new SimParams(v, startMs, startContention, capacity, heartbeatMs, initialIntervalMs, hosts, timeScale);
+    return new SimParams(v, startMs, startContention, capacity, heartbeatMs, initialIntervalMs, hosts, timeScale, oneMachine);
   }
 
   SimParams withStartMs(long v) {
-    return new SimParams(grantMs, v, startContention, capacity, heartbeatMs, initialIntervalMs, hosts, timeScale);
+    return new SimParams(grantMs, v, startContention, capacity, heartbeatMs, initialIntervalMs, hosts, timeScale, oneMachine);
   }
 
   SimParams withStartContention(double v) {
-    return new SimParams(grantMs, startMs, v, capacity, heartbeatMs, initialIntervalMs, hosts, timeScale);
+    return new SimParams(grantMs, startMs, v, capacity, heartbeatMs, initialIntervalMs, hosts, timeScale, oneMachine);
   }
 
   SimParams withCapacity(int v) {
-    return new SimParams(grantMs, startMs, startContention, v, heartbeatMs, initialIntervalMs, hosts, timeScale);
+    return new SimParams(grantMs, startMs, startContention, v, heartbeatMs, initialIntervalMs, hosts, timeScale, oneMachine);
   }
 
   SimParams withHeartbeat(long heartbeat, long initial) {
     return new SimParams(grantMs, startMs, startContention, capacity, heartbeat, Math.min(initial, heartbeat), hosts,
-        timeScale);
+        timeScale, oneMachine);
   }
 
   SimParams withHosts(int v) {
-    return new SimParams(grantMs, startMs, startContention, capacity, heartbeatMs, initialIntervalMs, v, timeScale);
+    return new SimParams(grantMs, startMs, startContention, capacity, heartbeatMs, initialIntervalMs, v, timeScale, oneMachine);
   }
 
   SimParams withTimeScale(double v) {
-    return new SimParams(grantMs, startMs, startContention, capacity, heartbeatMs, initialIntervalMs, hosts, v);
+    return new SimParams(grantMs, startMs, startContention, capacity, heartbeatMs, initialIntervalMs, hosts, v, oneMachine);
+  }
+
+  SimParams withOneMachine(boolean v) {
+    return new SimParams(grantMs, startMs, startContention, capacity, heartbeatMs, initialIntervalMs, hosts, timeScale,
+        v);
   }
 
   /** {@code host-01} … in order; names are zero-padded so that name order is number order. */

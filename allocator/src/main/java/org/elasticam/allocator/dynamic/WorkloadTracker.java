@@ -31,6 +31,7 @@ public final class WorkloadTracker {
   }
 
   private final Map<Long, Attempt> attempts = new LinkedHashMap<>();
+  private Map<String, Integer> hints;
 
   private static long key(int stageId, int attempt) {
     return ((long) stageId << 32) | (attempt & 0xffffffffL);
@@ -38,6 +39,7 @@ public final class WorkloadTracker {
 
   public void stageSubmitted(StageInfo s) {
     attempts.put(key(s.stageId(), s.attempt()), new Attempt(s));
+    hints = null;
   }
 
   public void stageCompleted(int stageId, int attempt) {
@@ -47,6 +49,7 @@ public final class WorkloadTracker {
       return;
     }
     a.completed = true;
+    hints = null;
     a.pendingSpeculative.clear();
     a.unschedulable = false;
     if (a.running <= 0) {
@@ -158,14 +161,21 @@ public final class WorkloadTracker {
     return n;
   }
 
+  /**
+   * Summed per host; kept between stage submissions and completions, which alone change it, so a
+   * tick at 1,000 hosts does not rebuild it every 100 ms.
+   */
   public Map<String, Integer> hostToLocalTaskCount() {
-    Map<String, Integer> m = new LinkedHashMap<>();
-    for (Attempt a : attempts.values()) {
-      if (!a.completed) {
-        a.info.hostToLocalTaskCount().forEach((h, c) -> m.merge(h, c, Integer::sum));
+    if (hints == null) {
+      Map<String, Integer> m = new LinkedHashMap<>();
+      for (Attempt a : attempts.values()) {
+        if (!a.completed) {
+          a.info.hostToLocalTaskCount().forEach((h, c) -> m.merge(h, c, Integer::sum));
+        }
       }
+      hints = Map.copyOf(m);
     }
-    return m;
+    return hints;
   }
 
   /** One active stage attempt's load. */

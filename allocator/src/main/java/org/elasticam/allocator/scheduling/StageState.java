@@ -80,19 +80,26 @@ final class StageState {
     status[index] = TaskStatus.PENDING;
     pending++;
     List<String> prefs = spec(index).preferredHosts();
+    // One boxed index shared by every queue it joins, and one entry per rack however many of its
+    // hosts share it: a million pending tasks cost 16 bytes each less per queue.
+    Integer boxed = index;
     if (prefs.isEmpty()) {
-      noPreference.add(index);
+      noPreference.add(boxed);
     } else {
       pendingWithPreference++;
     }
+    List<String> racks = prefs.size() > 1 ? new java.util.ArrayList<>(prefs.size()) : null;
     for (String h : prefs) {
-      byHost.computeIfAbsent(h, k -> new ArrayDeque<>()).add(index);
+      byHost.computeIfAbsent(h, k -> new ArrayDeque<>()).add(boxed);
       String rack = rackOf.apply(h);
-      if (rack != null) {
-        byRack.computeIfAbsent(rack, k -> new ArrayDeque<>()).add(index);
+      if (rack != null && (racks == null || !racks.contains(rack))) {
+        byRack.computeIfAbsent(rack, k -> new ArrayDeque<>()).add(boxed);
+        if (racks != null) {
+          racks.add(rack);
+        }
       }
     }
-    all.add(index);
+    all.add(boxed);
   }
 
   /** A pending task at {@code level} for an executor on host/rack, or -1. */
