@@ -75,7 +75,7 @@ public final class RunMain {
         for (int i = 0; i < args.nodes(); i++) {
           Path dir = cluster.nodeManagerLogDir(i).resolve(appId);
           if (Files.isDirectory(dir)) {
-            out.println("    " + dir + "/<container>/{stdout,stderr,AppMaster.stderr}");
+            out.println("    " + dir + "/<container>/{am.log,AppMaster.stderr,executor.log,stderr}");
           }
         }
       }
