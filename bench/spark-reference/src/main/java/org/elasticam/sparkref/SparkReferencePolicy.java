@@ -35,16 +35,14 @@ public final class SparkReferencePolicy implements AllocationPolicy {
   private final ExecutorMonitor monitor;
   private final SparkEvents events;
   private int lastTarget;
-  private int pendingTasks;
-  private int runningTasks;
 
   public SparkReferencePolicy(PolicySettings settings) {
     this.manager = SparkManagers.create(settings, client, clock);
     this.monitor = manager.executorMonitor();
     this.events = new SparkEvents(clock);
-    // What start() does, without its timer: the initial target goes to the cluster manager.
+    // start() would only add its timer and hand this initial target to the cluster manager; the
+    // simulator reads it from target().
     this.lastTarget = SparkManagers.target(manager);
-    client.requestTotalExecutors(lastTarget);
   }
 
   @Override
@@ -145,8 +143,8 @@ public final class SparkReferencePolicy implements AllocationPolicy {
     int target = SparkManagers.target(manager);
     int previous = lastTarget;
     lastTarget = target;
-    pendingTasks = manager.listener().pendingTasksPerResourceProfile(0);
-    runningTasks = manager.listener().totalRunningTasksPerResourceProfile(0);
+    int pendingTasks = manager.listener().pendingTasksPerResourceProfile(SparkManagers.DEFAULT_PROFILE);
+    int runningTasks = manager.listener().totalRunningTasksPerResourceProfile(SparkManagers.DEFAULT_PROFILE);
     List<String> killed = new ArrayList<>(client.killedThisTick());
     String reason = target == previous ? "" : "Spark's ExecutorAllocationManager";
     return new PolicyDecision(target, previous, reason, killed, client.localityAwareTasks(),
@@ -165,8 +163,8 @@ public final class SparkReferencePolicy implements AllocationPolicy {
   }
 
   /**
-   * The manager's view of the cluster manager: it records the last requested total and the
-   * executors killed, and answers which executors are alive. Kills are taken at once, as the AM
+   * The manager's view of the cluster manager: it records the locality hints of the last request
+   * and the executors killed, and answers which executors are alive. Kills are taken at once, as the AM
    * takes them (the executor stops getting tasks and is released); a killed executor stays alive
    * to the manager until its removal arrives, as in Spark.
    */
@@ -175,7 +173,6 @@ public final class SparkReferencePolicy implements AllocationPolicy {
     private final Set<String> live = new LinkedHashSet<>();
     private final Set<String> killing = new java.util.HashSet<>();
     private final List<String> killed = new ArrayList<>();
-    private int total;
     private int localityAware;
     private Map<String, Integer> hostCounts = Map.of();
 
@@ -204,13 +201,8 @@ public final class SparkReferencePolicy implements AllocationPolicy {
       return hostCounts;
     }
 
-    void requestTotalExecutors(int n) {
-      total = n;
-    }
-
     @Override
     protected boolean requested(int totalExecutors, int localityAwareTasks, Map<String, Integer> hostToLocalTaskCount) {
-      total = totalExecutors;
       localityAware = localityAwareTasks;
       hostCounts = Map.copyOf(hostToLocalTaskCount);
       return true;
@@ -236,10 +228,6 @@ public final class SparkReferencePolicy implements AllocationPolicy {
     @Override
     protected boolean isActive(String id) {
       return live.contains(id);
-    }
-
-    int total() {
-      return total;
     }
   }
 }

@@ -45,8 +45,7 @@ class SparkConformanceTest {
   }
 
   private static Lockstep lockstep(PolicySettings settings) {
-    Lockstep l = new Lockstep(AllocationPolicies.create("spark", settings), new SparkReferencePolicy(settings));
-    return l;
+    return new Lockstep(AllocationPolicies.create("spark", settings), new SparkReferencePolicy(settings));
   }
 
   private static void assertSame(Lockstep l, String what) {
