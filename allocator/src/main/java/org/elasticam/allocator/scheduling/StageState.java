@@ -88,18 +88,25 @@ final class StageState {
     } else {
       pendingWithPreference++;
     }
-    List<String> racks = prefs.size() > 1 ? new java.util.ArrayList<>(prefs.size()) : null;
-    for (String h : prefs) {
+    for (int i = 0; i < prefs.size(); i++) {
+      String h = prefs.get(i);
       byHost.computeIfAbsent(h, k -> new ArrayDeque<>()).add(boxed);
       String rack = rackOf.apply(h);
-      if (rack != null && (racks == null || !racks.contains(rack))) {
+      if (rack != null && !rackOfEarlierHost(prefs, i, rack, rackOf)) {
         byRack.computeIfAbsent(rack, k -> new ArrayDeque<>()).add(boxed);
-        if (racks != null) {
-          racks.add(rack);
-        }
       }
     }
     all.add(boxed);
+  }
+
+  /** Whether one of the task's first {@code i} preferred hosts is on {@code rack}: it joined that queue already. */
+  private static boolean rackOfEarlierHost(List<String> prefs, int i, String rack, Function<String, String> rackOf) {
+    for (int j = 0; j < i; j++) {
+      if (rack.equals(rackOf.apply(prefs.get(j)))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A pending task at {@code level} for an executor on host/rack, or -1. */
