@@ -12,6 +12,8 @@ public final class AmFiles {
   public static final String USER_JAR = "__user__.jar";
   /** The trace file, for trace jobs. */
   public static final String TRACE_FILE = "__trace__.jsonl";
+  /** The rate profile of a {@code streaming --rate file:F} job. */
+  public static final String RATE_FILE = "__rate__.txt";
   /** The elasticam.* settings of the submission, as Java properties. */
   public static final String CONF_FILE = "__elasticam_conf__.properties";
 

@@ -46,6 +46,7 @@ import org.elasticam.am.metrics.AmMetrics;
 import org.elasticam.am.job.BuiltInJobs;
 import org.elasticam.am.job.JobPlan;
 import org.elasticam.am.job.JobSpec;
+import org.elasticam.am.job.StreamingPlan;
 import org.elasticam.am.loop.AmLoop;
 import org.elasticam.am.status.StatusServer;
 import org.elasticam.am.yarn.RackLookup;
@@ -218,8 +219,14 @@ public final class ApplicationMaster {
             elastic.get(org.elasticam.conf.DynamicAllocationKeys.POLICY).name(),
             org.elasticam.allocator.dynamic.PolicySettings.from(elastic))
         : null;
+    org.elasticam.allocator.streaming.StreamingPolicy streamingPolicy =
+        elastic.get(org.elasticam.conf.StreamingKeys.ENABLED) && plan instanceof StreamingPlan sp
+            ? org.elasticam.allocator.streaming.StreamingPolicies.create(
+                elastic.get(org.elasticam.conf.StreamingKeys.POLICY).name().toLowerCase(java.util.Locale.ROOT),
+                org.elasticam.allocator.streaming.StreamingSettings.from(elastic, sp.batchMs()), appId.hashCode())
+            : null;
     Driver driver = new Driver(DriverSettings.from(elastic, appId), loop, plan, scheduler, port, events, clock,
-        done::complete, policy);
+        done::complete, policy, streamingPolicy, elastic.get(org.elasticam.conf.StreamingKeys.DEBUG));
     amEvents.attach(driver);
     holder.set(driver, allocator);
     hb[0] = new Heartbeater(amClient, loop, allocator, driver, amEvents.metrics(), elastic.initialAllocationInterval(),
@@ -422,6 +429,7 @@ public final class ApplicationMaster {
         "starting", a.starting(), "pending_requests", a.pendingAsks(), "target", a.target()));
     m.put("tasks", Map.of("done", d.tasksDone(), "total", d.tasksTotal(), "running", d.tasksRunning(),
         "pending", d.tasksPending()));
+    d.streamingStatus().ifPresent(st -> m.put("streaming", st));
     d.outcome().ifPresent(o -> m.put("diagnostics", o.diagnostics()));
     return m;
   }

@@ -115,6 +115,12 @@ final class ConfigValidator {
   }
 
   private void streamingRules() {
+    boolean enabled = ok(StreamingKeys.ENABLED) && conf.get(StreamingKeys.ENABLED);
+    if (enabled && !conf.isSet(StreamingKeys.MAX_EXECUTORS)) {
+      // rounds asks for maxExecutors at once when a batch is late: an unbounded default would ask
+      // a shared cluster for everything it has.
+      rule(StreamingKeys.MAX_EXECUTORS, "must be set when elasticam.streaming.dynamicAllocation.enabled is true");
+    }
     if (ok(StreamingKeys.MIN_EXECUTORS, StreamingKeys.MAX_EXECUTORS)
         && conf.get(StreamingKeys.MIN_EXECUTORS) > conf.get(StreamingKeys.MAX_EXECUTORS)) {
       rule(StreamingKeys.MIN_EXECUTORS, "must be <= elasticam.streaming.dynamicAllocation.maxExecutors ("

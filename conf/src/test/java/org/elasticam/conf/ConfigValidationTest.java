@@ -88,7 +88,15 @@ class ConfigValidationTest {
   void streamingAndBatchAreExclusive() {
     assertOneProblem("elasticam.streaming.dynamicAllocation.enabled = 'true': cannot be true together with"
             + " elasticam.dynamicAllocation.enabled; enable one of them",
-        "elasticam.streaming.dynamicAllocation.enabled", "true", "elasticam.dynamicAllocation.enabled", "true");
+        "elasticam.streaming.dynamicAllocation.enabled", "true", "elasticam.dynamicAllocation.enabled", "true",
+        "elasticam.streaming.dynamicAllocation.maxExecutors", "8");
+  }
+
+  @Test
+  void streamingNeedsAnExplicitMaximum() {
+    assertOneProblem("elasticam.streaming.dynamicAllocation.maxExecutors (unset): must be set when"
+        + " elasticam.streaming.dynamicAllocation.enabled is true", "elasticam.streaming.dynamicAllocation.enabled",
+        "true");
   }
 
   @Test

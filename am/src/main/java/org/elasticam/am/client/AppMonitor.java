@@ -67,6 +67,21 @@ public final class AppMonitor {
       JsonNode e = s.get("executors");
       JsonNode t = s.get("tasks");
       sb.append("  executors ").append(e.path("registered").asInt()).append('/').append(e.path("target").asInt());
+      JsonNode st = s.path("streaming");
+      if (st.isObject()) {
+        sb.append("  batches ").append(st.path("batches_done").asInt()).append('/').append(st.path("batches").asInt());
+        JsonNode b = st.path("last_batch");
+        if (b.isObject()) {
+          // What streaming users watch: the last batch's processing time against the interval.
+          sb.append("  last batch ").append(b.path("batch").asInt()).append(": ").append(b.path("processing_ms").asLong())
+              .append('/').append(st.path("batch_ms").asLong()).append(" ms on ").append(b.path("executors").asInt())
+              .append(" executors");
+          if (b.path("scheduling_delay_ms").asLong() > 0) {
+            sb.append(", ").append(b.path("scheduling_delay_ms").asLong()).append(" ms late");
+          }
+        }
+        return sb.toString();
+      }
       sb.append("  tasks ").append(t.path("done").asInt()).append('/').append(t.path("total").asInt());
       if (t.path("running").asInt() > 0) {
         sb.append(" (").append(t.path("running").asInt()).append(" running)");

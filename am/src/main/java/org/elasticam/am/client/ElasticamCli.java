@@ -156,6 +156,11 @@ public final class ElasticamCli extends Configured implements Tool {
   private int submit(SubmitArgs args) throws Exception {
     ElasticConf elastic = checkedConf(args);
     Submitter.checkLocalInputs(args.job());
+    if (elastic.get(org.elasticam.conf.StreamingKeys.ENABLED) && !args.job().isStreaming()) {
+      throw new UsageException("elasticam.streaming.dynamicAllocation.enabled is for streaming jobs; use"
+          + " elasticam.dynamicAllocation.enabled for a " + args.job().kind().name().toLowerCase(java.util.Locale.ROOT)
+          + " job");
+    }
     if (appJar == null) {
       throw new UsageException("cannot find the ElasticAM jar to ship; run through `yarn jar elasticam-<version>.jar`"
           + " or bin/elasticam");

@@ -74,6 +74,7 @@ public record SubmitArgs(JobSpec job, Map<String, String> conf, String name, boo
       case SLEEP -> "elasticam sleep";
       case TRACE -> "elasticam trace " + java.nio.file.Path.of(job.required("file")).getFileName();
       case WORDCOUNT -> "elasticam wordcount " + job.required("input");
+      case STREAMING -> "elasticam streaming " + job.required("rate");
       case USER -> "elasticam " + job.required("class");
     };
   }

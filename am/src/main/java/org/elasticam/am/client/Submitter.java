@@ -104,7 +104,23 @@ public final class Submitter {
       case USER -> checkUserJar(Path.of(job.required("jar")), job.required("class"));
       default -> { }
     }
+    if (job.isStreaming()) {
+      try {
+        org.elasticam.workload.stream.RateProfile.parse(job.required("rate"), Path.of("."));
+      } catch (IllegalArgumentException e) {
+        throw new UsageException("bad --rate: " + e.getMessage());
+      }
+    }
   }
+
+  /** The local file of a {@code --rate file:F} profile, which goes to the staging dir with the job. */
+  static java.util.Optional<Path> rateFile(JobSpec job) {
+    return job.isStreaming() && job.required("rate").startsWith(RATE_FILE_PREFIX)
+        ? java.util.Optional.of(Path.of(job.required("rate").substring(RATE_FILE_PREFIX.length())))
+        : java.util.Optional.empty();
+  }
+
+  private static final String RATE_FILE_PREFIX = "file:";
 
   private static void checkUserJar(Path jar, String className) throws UsageException {
     if (!Files.isRegularFile(jar)) {
@@ -167,6 +183,10 @@ public final class Submitter {
     } else if (job.kind() == JobSpec.Kind.TRACE) {
       m.put(AmFiles.TRACE_FILE, upload(fs, Path.of(job.required("file")), dir, AmFiles.TRACE_FILE));
     }
+    java.util.Optional<Path> rate = rateFile(job);
+    if (rate.isPresent()) {
+      m.put(AmFiles.RATE_FILE, upload(fs, rate.get(), dir, AmFiles.RATE_FILE));
+    }
     org.apache.hadoop.fs.Path confFile = new org.apache.hadoop.fs.Path(dir, AmFiles.CONF_FILE);
     try (OutputStream out = fs.create(confFile, true)) {
       Properties p = new Properties();
@@ -203,6 +223,9 @@ public final class Submitter {
       case TRACE -> job.withOption("file", AmFiles.TRACE_FILE);
       default -> job;
     };
+    if (rateFile(job).isPresent()) {
+      inContainer = inContainer.withOption("rate", RATE_FILE_PREFIX + AmFiles.RATE_FILE);
+    }
     List<String> c = new ArrayList<>();
     c.add(Environment.JAVA_HOME.$$() + "/bin/java");
     c.add("-Xmx" + elastic.get(YarnKeys.AM_MEMORY).mebibytes() + "m");

@@ -13,6 +13,9 @@ import org.elasticam.allocator.scheduling.TaskAttempt;
 import org.elasticam.allocator.scheduling.TaskScheduler;
 import org.elasticam.am.events.EventLog;
 import org.elasticam.am.job.JobPlan;
+import org.elasticam.am.job.StreamingPlan;
+import org.elasticam.allocator.streaming.StreamingDecision;
+import org.elasticam.allocator.streaming.StreamingPolicy;
 import org.elasticam.am.loop.AmLoop;
 import org.elasticam.api.Stage;
 import org.elasticam.rpc.proto.DriverMessage;
@@ -63,6 +66,10 @@ public final class Driver implements DriverService.SessionHandler {
   /** Per shuffle, the submitted stages that read it and have not completed. */
   private final Map<Integer, Integer> readersLeft = new java.util.HashMap<>();
   private final Map<Integer, Integer> fetchFailures = new java.util.HashMap<>();
+  private final StreamingPolicy streamingPolicy;
+  private final StreamingRun streaming;
+  /** Executors a streaming policy chose to remove: they get no new tasks and go once idle. */
+  private final Set<String> retiring = new HashSet<>();
   private int target;
   private int stagesDone;
   private Outcome outcome;
@@ -76,7 +83,22 @@ public final class Driver implements DriverService.SessionHandler {
   public Driver(DriverSettings settings, AmLoop loop, JobPlan plan, TaskScheduler scheduler, AllocatorPort allocator,
       EventLog events, Clock clock, Consumer<Outcome> onFinish,
       org.elasticam.allocator.dynamic.AllocationPolicy policy) {
+    this(settings, loop, plan, scheduler, allocator, events, clock, onFinish, policy, null, false);
+  }
+
+  /**
+   * @param policy the batch dynamic-allocation policy, or null
+   * @param streamingPolicy the streaming dynamic-allocation policy of a streaming job, or null
+   * @param streamingDebug log every streaming decision with its inputs
+   */
+  public Driver(DriverSettings settings, AmLoop loop, JobPlan plan, TaskScheduler scheduler, AllocatorPort allocator,
+      EventLog events, Clock clock, Consumer<Outcome> onFinish,
+      org.elasticam.allocator.dynamic.AllocationPolicy policy, StreamingPolicy streamingPolicy,
+      boolean streamingDebug) {
     this.dynamic = policy == null ? null : new DynamicAllocation(policy);
+    this.streamingPolicy = streamingPolicy;
+    this.streaming = plan instanceof StreamingPlan sp
+        ? new StreamingRun(sp, streamingPolicy, streamingDebug, new StreamingHost(), loop, events, clock) : null;
     this.settings = settings;
     this.loop = loop;
     this.plan = plan;
@@ -89,11 +111,18 @@ public final class Driver implements DriverService.SessionHandler {
 
   /** Asks for the job's executors, submits the first stages, and starts the scheduling tick. */
   public void start() {
-    target = dynamic == null ? settings.staticTarget() : dynamic.target();
-    events.write("target_changed", "target", target, "previous", 0, "reason", dynamic == null
+    target = dynamic != null ? dynamic.target()
+        : streamingPolicy != null && streaming != null ? streamingPolicy.target() : settings.staticTarget();
+    String policyName = dynamic != null ? dynamic.name()
+        : streamingPolicy != null && streaming != null ? streamingPolicy.name() : "static";
+    events.write("target_changed", "target", target, "previous", 0, "reason", policyName.equals("static")
         ? "static allocation (executor.instances)" : "initial executors", "pending_tasks", 0, "running_tasks", 0,
-        "policy", dynamic == null ? "static" : dynamic.name());
-    submitAll(plan.start(clock.nowMs()));
+        "policy", policyName);
+    if (streaming != null) {
+      streaming.start();
+    } else {
+      submitAll(plan.start(clock.nowMs()));
+    }
     syncTarget();
     loop.every(java.time.Duration.ofMillis(org.elasticam.allocator.dynamic.AllocationPolicy.TICK_MS), this::tick);
   }
@@ -106,7 +135,59 @@ public final class Driver implements DriverService.SessionHandler {
     if (dynamic != null) {
       applyDecision(dynamic.tick(clock.nowMs()));
     }
+    if (streaming != null) {
+      streaming.tick(clock.nowMs());
+    }
     revive();
+  }
+
+  /** What the streaming run may do to the driver. */
+  private final class StreamingHost implements StreamingRun.Host {
+    @Override
+    public int registeredExecutors() {
+      return executors.size() - retiring.size();
+    }
+
+    @Override
+    public void apply(StreamingDecision d, String policy) {
+      applyStreaming(d, policy);
+    }
+
+    @Override
+    public void submitStage(Stage stage) {
+      submit(new JobPlan.Submission(stage, clock.nowMs()));
+    }
+
+    @Override
+    public void finish(Outcome o) {
+      Driver.this.finish(o);
+    }
+  }
+
+  /** A streaming policy's decision: the new target, and executors that stop getting tasks and go once idle. */
+  private void applyStreaming(StreamingDecision d, String policy) {
+    if (d.targetChanged()) {
+      target = d.target();
+      LOG.info("Executor target {} -> {}: {}", d.previousTarget(), d.target(), d.reason());
+      events.write("target_changed", "target", d.target(), "previous", d.previousTarget(), "reason", d.reason(),
+          "pending_tasks", scheduler.pendingTasks(), "running_tasks", scheduler.runningTasks(), "policy", policy);
+    }
+    syncTarget();
+    for (String id : d.remove()) {
+      if (executors.containsKey(id) && retiring.add(id)) {
+        LOG.info("Retiring executor {}: {}", id, d.reason());
+        retireIfIdle(id);
+      }
+    }
+  }
+
+  private void retireIfIdle(String id) {
+    if (retiring.contains(id) && executors.containsKey(id) && scheduler.runningOn(id) == 0) {
+      String why = "removed by the streaming policy";
+      draining.add(id);
+      allocator.killExecutor(id, why);
+      executorLost(id, "removed: streaming policy", false);
+    }
   }
 
   /** The policy's target, with its reason, to the allocator; its idle executors stop and go. */
@@ -303,6 +384,9 @@ public final class Driver implements DriverService.SessionHandler {
       long asked = allocator.launched(id).map(AllocatorPort.Launched::askedAtMs).orElse(-1L);
       dynamic.executorAdded(id, asked < 0 ? -1 : clock.nowMs() - asked, clock.nowMs());
     }
+    if (streaming != null) {
+      streaming.executorAdded(id, clock.nowMs());
+    }
     session.send(DriverMessage.newBuilder().setRegistered(Registered.newBuilder().setAppId(settings.appId())
         .setHeartbeatIntervalMs(settings.heartbeatInterval().toMillis())).build());
     LOG.info("Executor {} registered from {} ({}, {} cores)", id, r.getHost(), r.getContainerId(), r.getCores());
@@ -373,6 +457,10 @@ public final class Driver implements DriverService.SessionHandler {
       dynamic.tasksLost(requeued, clock.nowMs());
       dynamic.executorRemoved(id, clock.nowMs());
     }
+    retiring.remove(id);
+    if (streaming != null) {
+      streaming.executorRemoved(id, clock.nowMs());
+    }
     if (outcome == null && !draining.remove(id)) {
       LOG.warn("Lost executor {}: {}; {} running task(s) go back to pending", id, why, requeued.size());
       if (release) {
@@ -403,7 +491,7 @@ public final class Driver implements DriverService.SessionHandler {
     List<TaskScheduler.Offer> offers = new ArrayList<>();
     for (ExecutorSession s : executors.values()) {
       int free = s.slots - scheduler.runningOn(s.executorId);
-      if (free > 0 && !draining.contains(s.executorId)) {
+      if (free > 0 && !draining.contains(s.executorId) && !retiring.contains(s.executorId)) {
         offers.add(new TaskScheduler.Offer(s.executorId, s.host, free));
       }
     }
@@ -471,6 +559,7 @@ public final class Driver implements DriverService.SessionHandler {
         return;
       }
     }
+    retireIfIdle(a.executorId());
     end.get().stageCompleted().ifPresent(this::stageCompleted);
     revive();
   }
@@ -491,8 +580,13 @@ public final class Driver implements DriverService.SessionHandler {
         dynamic.shuffleCleaned(p, clock.nowMs());
       }
     }
-    LOG.info("Stage {} completed ({} of {} stages)", stageId, stagesDone, plan.totalStages());
     events.write("stage_completed", "stage_id", stageId);
+    if (streaming != null) {
+      LOG.info("Stage {} completed", stageId);
+      streaming.stageCompleted(stageId);
+      return;
+    }
+    LOG.info("Stage {} completed ({} of {} stages)", stageId, stagesDone, plan.totalStages());
     submitAll(plan.stageCompleted(stageId, clock.nowMs()));
     syncTarget();
     if (stagesDone == plan.totalStages()) {
@@ -525,6 +619,9 @@ public final class Driver implements DriverService.SessionHandler {
   // ---- what the status endpoint and progress read ----------------------------------------------
 
   public float progress() {
+    if (streaming != null) {
+      return Math.min(1f, (float) streaming.batchesDone() / streaming.batches());
+    }
     int total = plan.totalTasks();
     return total == 0 ? 0f : Math.min(1f, (float) scheduler.doneTasks() / total);
   }
@@ -542,7 +639,25 @@ public final class Driver implements DriverService.SessionHandler {
   }
 
   public int tasksTotal() {
-    return plan.totalTasks();
+    return streaming != null ? streaming.tasksSubmitted() : plan.totalTasks();
+  }
+
+  /** For a streaming job: batches done and planned, and the last batch's figures. */
+  public Optional<Map<String, Object>> streamingStatus() {
+    if (streaming == null) {
+      return Optional.empty();
+    }
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("batches_done", streaming.batchesDone());
+    m.put("batches", streaming.batches());
+    m.put("batch_ms", streaming.batchMs());
+    m.put("policy", streamingPolicy == null ? "static" : streamingPolicy.name());
+    org.elasticam.allocator.streaming.BatchStats b = streaming.lastBatch();
+    if (b != null) {
+      m.put("last_batch", Map.of("batch", b.batch(), "processing_ms", b.processingMs(), "scheduling_delay_ms",
+          b.schedulingDelayMs(), "records", b.records(), "executors", b.executors()));
+    }
+    return Optional.of(m);
   }
 
   public int tasksRunning() {

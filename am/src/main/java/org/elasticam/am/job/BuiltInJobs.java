@@ -10,7 +10,10 @@ import java.util.List;
 import java.util.Map;
 import org.elasticam.api.Job;
 import org.elasticam.api.Stage;
+import org.elasticam.api.StreamingJob;
 import org.elasticam.api.TaskSpec;
+import org.elasticam.workload.stream.BatchLoad;
+import org.elasticam.workload.stream.RateProfile;
 
 /** Turns a {@link JobSpec} into a {@link JobPlan}, in the ApplicationMaster. */
 public final class BuiltInJobs {
@@ -31,8 +34,30 @@ public final class BuiltInJobs {
       case SLEEP -> new DagPlan(sleepStages(spec));
       case WORDCOUNT -> WordCountPlan.plan(spec, conf);
       case TRACE -> TracePlan.of(Path.of(spec.required("file")), spec.number("time-scale", 1), clusterHosts);
-      case USER -> new DagPlan(userStages(spec));
+      case STREAMING -> {
+        BatchLoad load = load(spec, spec.nonNegative("work-per-record-us", 1000));
+        yield new StreamingPlan(new BuiltInStreamingJob(load, spec.option("work").orElse("sleep").equals("cpu")),
+            load, spec.positive("batches", 1), spec.partitionsOption(), spec.required("rate"));
+      }
+      case USER -> spec.isStreaming() ? userStreaming(spec) : new DagPlan(userStages(spec));
     };
+  }
+
+  /** The rate profile and batch interval of a streaming job; a {@code file:} profile is read from the working dir. */
+  private static BatchLoad load(JobSpec spec, long workPerRecordUs) {
+    RateProfile rate = RateProfile.parse(spec.required("rate"), Path.of("."));
+    return new BatchLoad(rate, spec.positive("batch-ms", 1000), workPerRecordUs);
+  }
+
+  private static StreamingPlan userStreaming(JobSpec spec) throws Exception {
+    Object job = userObject(spec);
+    if (!(job instanceof StreamingJob s)) {
+      throw new IllegalArgumentException(job.getClass().getName() + " does not implement "
+          + StreamingJob.class.getName() + " (the streaming options --batch-ms, --batches and --rate need one)");
+    }
+    s.init(spec.userArgs().toArray(new String[0]));
+    return new StreamingPlan(s, load(spec, 0), spec.positive("batches", 1), spec.partitionsOption(),
+        spec.required("rate"));
   }
 
   /** {@code --stages} stages run one after another, each of {@code --tasks} sleeping tasks. */
@@ -56,6 +81,15 @@ public final class BuiltInJobs {
   }
 
   private static List<Stage> userStages(JobSpec spec) throws Exception {
+    Object job = userObject(spec);
+    if (!(job instanceof Job j)) {
+      throw new IllegalArgumentException(job.getClass().getName() + " does not implement " + Job.class.getName()
+          + (job instanceof StreamingJob ? " (it is a StreamingJob: give --batch-ms, --batches and --rate)" : ""));
+    }
+    return j.stages(spec.userArgs().toArray(new String[0]));
+  }
+
+  private static Object userObject(JobSpec spec) throws Exception {
     Path jar = Path.of(spec.required("jar"));
     if (!Files.isReadable(jar)) {
       throw new IOException("user jar " + jar + " is not readable");
@@ -68,10 +102,10 @@ public final class BuiltInJobs {
     } catch (ClassNotFoundException e) {
       throw new IllegalArgumentException("class " + spec.required("class") + " is not in " + jar.getFileName());
     }
-    if (!Job.class.isAssignableFrom(c)) {
-      throw new IllegalArgumentException(c.getName() + " does not implement " + Job.class.getName());
+    if (!Job.class.isAssignableFrom(c) && !StreamingJob.class.isAssignableFrom(c)) {
+      throw new IllegalArgumentException(c.getName() + " implements neither " + Job.class.getName() + " nor "
+          + StreamingJob.class.getName());
     }
-    Job job = (Job) c.getDeclaredConstructor().newInstance();
-    return job.stages(spec.userArgs().toArray(new String[0]));
+    return c.getDeclaredConstructor().newInstance();
   }
 }

@@ -15,19 +15,26 @@ import java.util.Set;
  *   <li>{@code sleep --stages N --tasks N --task-ms N [--fail-rate P] [--seed S]}</li>
  *   <li>{@code trace --file F [--time-scale S]}</li>
  *   <li>{@code wordcount --input P --output P [--reducers N] [--pause-ms N]}</li>
- *   <li>{@code --jar J --class C [args…]} — a user job</li>
+ *   <li>{@code streaming --batch-ms N --batches N --rate PROFILE [--work-per-record-us N] [--work sleep|cpu]
+ *       [--partitions N]}</li>
+ *   <li>{@code --jar J --class C [args…]} — a user job; a user streaming job also takes
+ *       {@code --batch-ms}, {@code --batches}, {@code --rate} and {@code --partitions} before {@code --class}</li>
  * </ul>
  */
 public record JobSpec(Kind kind, Map<String, String> options, List<String> userArgs) {
 
   /** The kinds of job. */
-  public enum Kind { SLEEP, TRACE, WORDCOUNT, USER }
+  public enum Kind { SLEEP, TRACE, WORDCOUNT, STREAMING, USER }
+
+  /** Most batches a streaming job may run: stage ids are batch × 1000 + the batch's own id. */
+  public static final int MAX_BATCHES = 2_000_000;
 
   private static final Map<Kind, Set<String>> ALLOWED = Map.of(
       Kind.SLEEP, Set.of("stages", "tasks", "task-ms", "fail-rate", "seed"),
       Kind.TRACE, Set.of("file", "time-scale"),
       Kind.WORDCOUNT, Set.of("input", "output", "reducers", "pause-ms"),
-      Kind.USER, Set.of("jar", "class"));
+      Kind.STREAMING, Set.of("batch-ms", "batches", "rate", "work-per-record-us", "work", "partitions"),
+      Kind.USER, Set.of("jar", "class", "batch-ms", "batches", "rate", "partitions"));
 
   public JobSpec {
     options = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(options));
@@ -37,19 +44,20 @@ public record JobSpec(Kind kind, Map<String, String> options, List<String> userA
   /** @throws IllegalArgumentException with one line for the user */
   public static JobSpec parse(List<String> args) {
     if (args.isEmpty()) {
-      throw new IllegalArgumentException("no job given: use sleep, trace, wordcount, or --jar J --class C");
+      throw new IllegalArgumentException("no job given: use sleep, trace, wordcount, streaming, or --jar J --class C");
     }
     String first = args.get(0);
     Kind kind;
     List<String> rest;
-    if (first.equals("sleep") || first.equals("trace") || first.equals("wordcount")) {
+    if (first.equals("sleep") || first.equals("trace") || first.equals("wordcount") || first.equals("streaming")) {
       kind = Kind.valueOf(first.toUpperCase(java.util.Locale.ROOT));
       rest = args.subList(1, args.size());
-    } else if (first.equals("--jar") || first.equals("--class")) {
+    } else if (first.startsWith("--") && ALLOWED.get(Kind.USER).contains(first.substring(2))) {
       kind = Kind.USER;
       rest = args;
     } else {
-      throw new IllegalArgumentException("unknown job '" + first + "': use sleep, trace, wordcount, or --jar J --class C");
+      throw new IllegalArgumentException("unknown job '" + first
+          + "': use sleep, trace, wordcount, streaming, or --jar J --class C");
     }
     Map<String, String> opts = new LinkedHashMap<>();
     List<String> userArgs = new ArrayList<>();
@@ -102,12 +110,50 @@ public record JobSpec(Kind kind, Map<String, String> options, List<String> userA
         positive("reducers", 2);
         nonNegative("pause-ms", 0);
       }
+      case STREAMING -> {
+        streamingOptions();
+        nonNegative("work-per-record-us", 1000);
+        String work = option("work").orElse("sleep");
+        if (!work.equals("sleep") && !work.equals("cpu")) {
+          throw new IllegalArgumentException("--work must be sleep or cpu, got '" + work + "'");
+        }
+      }
       case USER -> {
         required("jar");
         required("class");
+        if (isStreaming()) {
+          streamingOptions();
+        }
       }
       default -> throw new IllegalStateException();
     }
+  }
+
+  /**
+   * Whether this is a streaming job: the built-in one, or a user job given the streaming options
+   * (its class must then implement {@code StreamingJob}).
+   */
+  public boolean isStreaming() {
+    return kind == Kind.STREAMING || (kind == Kind.USER
+        && (options.containsKey("batch-ms") || options.containsKey("batches") || options.containsKey("rate")));
+  }
+
+  private void streamingOptions() {
+    positive("batch-ms", 1000);
+    required("batches");
+    int batches = positive("batches", 1);
+    if (batches > MAX_BATCHES) {
+      throw new IllegalArgumentException("--batches must be at most " + MAX_BATCHES + ", got " + batches);
+    }
+    required("rate");
+    if (options.containsKey("partitions")) {
+      positive("partitions", 1);
+    }
+  }
+
+  /** The {@code --partitions} of a streaming job, or null for the default (twice the executors). */
+  public Integer partitionsOption() {
+    return options.containsKey("partitions") ? positive("partitions", 1) : null;
   }
 
   public Optional<String> option(String name) {

@@ -18,6 +18,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.elasticam.allocator.scheduling.TaskAttempt;
+import org.elasticam.allocator.streaming.BatchStats;
+import org.elasticam.allocator.streaming.StreamingDecision;
+import org.elasticam.allocator.streaming.StreamingPolicy;
 import org.elasticam.allocator.scheduling.TaskScheduler;
 import org.elasticam.am.events.EventLog;
 import org.elasticam.am.job.DagPlan;
@@ -48,6 +51,7 @@ class DriverControlPlaneTest {
 
   private final List<String> killed = new CopyOnWriteArrayList<>();
   private final CompletableFuture<Outcome> outcome = new CompletableFuture<>();
+  private final EventLog events = EventLog.discarding(Clock.system());
   private AmLoop loop;
   private Server server;
   private Driver driver;
@@ -76,12 +80,15 @@ class DriverControlPlaneTest {
   };
 
   private int startDriver(String... job) throws Exception {
+    return startDriver(new DagPlan(BuiltInJobs.sleepStages(JobSpec.parse(job))), null);
+  }
+
+  private int startDriver(org.elasticam.am.job.JobPlan plan, StreamingPolicy streamingPolicy) throws Exception {
     loop = new AmLoop(outcome::completeExceptionally);
-    DagPlan plan = new DagPlan(BuiltInJobs.sleepStages(JobSpec.parse(job)));
     driver = new Driver(new DriverSettings("app_1", 2, 1, 2, Duration.ZERO, Duration.ofMillis(200),
         Duration.ofSeconds(10), Duration.ofSeconds(30)), loop, plan,
-        new TaskScheduler(2, Duration.ZERO, h -> null), allocator, EventLog.discarding(Clock.system()),
-        Clock.system(), outcome::complete);
+        new TaskScheduler(2, Duration.ZERO, h -> null), allocator, events, Clock.system(), outcome::complete,
+        null, streamingPolicy, true);
     server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
         .addService(ServerInterceptors.intercept(new DriverService(loop, driver),
             AppSecretAuth.interceptor(SECRET, Clock.system(), why -> { })))
@@ -171,5 +178,88 @@ class DriverControlPlaneTest {
       Thread.sleep(50);
     }
     assertTrue(killed.get(0).startsWith("1: lost: stream failed"), killed.toString());
+  }
+
+  /**
+   * A stateful fake policy: holds two executors, and before batch 2 retires executor 2 and lowers
+   * the target to 1; it records the batches it was told about.
+   */
+  private static final class RetireBeforeBatchTwo implements StreamingPolicy {
+    final List<BatchStats> seen = new CopyOnWriteArrayList<>();
+    final java.util.Set<String> live = new java.util.TreeSet<>();
+    int target = 2;
+    volatile int retiredBefore = -1;
+
+    @Override
+    public String name() {
+      return "fake";
+    }
+
+    @Override
+    public void executorAdded(String id, long nowMs) {
+      live.add(id);
+    }
+
+    @Override
+    public void executorRemoved(String id, long nowMs) {
+      live.remove(id);
+    }
+
+    @Override
+    public void batchCompleted(BatchStats batch, long nowMs) {
+      seen.add(batch);
+    }
+
+    @Override
+    public StreamingDecision beforeBatch(int batch, long nowMs) {
+      if (batch >= 2 && retiredBefore < 0 && live.contains("2")) {
+        target = 1;
+        retiredBefore = batch;
+        return new StreamingDecision(1, 2, List.of("2"), "batch 2: one executor is enough", "live=" + live);
+      }
+      return StreamingDecision.none(target, "live=" + live);
+    }
+
+    @Override
+    public StreamingDecision tick(long nowMs) {
+      return StreamingDecision.none(target, "");
+    }
+
+    @Override
+    public int target() {
+      return target;
+    }
+  }
+
+  @Test
+  void aStreamingJobRunsItsBatchesInOrderAndARetiredExecutorGetsNoTasks() throws Exception {
+    JobSpec spec = JobSpec.parse("streaming", "--batch-ms", "300", "--batches", "5", "--rate", "const:20",
+        "--work-per-record-us", "2000");
+    RetireBeforeBatchTwo policy = new RetireBeforeBatchTwo();
+    int port = startDriver(BuiltInJobs.plan(spec, List.of("localhost"), null), policy);
+    // Both register before the first batch is due, so batch 0 is sized for two executors.
+    CompletableFuture<Integer> e1 = executor(port, 1, "c1", SECRET);
+    CompletableFuture<Integer> e2 = executor(port, 2, "c2", SECRET);
+    Outcome o = outcome.get(30, TimeUnit.SECONDS);
+    assertEquals(Outcome.Status.SUCCEEDED, o.status(), o.diagnostics());
+    assertEquals(List.of(0, 1, 2, 3, 4), policy.seen.stream().map(BatchStats::batch).toList());
+    for (BatchStats b : policy.seen) {
+      assertEquals(6, b.records(), "20 records/s over 300 ms");
+    }
+    assertEquals(1, policy.seen.get(4).executors(), "the retired executor no longer counts");
+    assertTrue(killed.contains("2: removed by the streaming policy"), killed.toString());
+    List<String> lines = loop.call(events::retainedLines);
+    assertEquals(5, lines.stream().filter(l -> l.contains("\"event\":\"batch_completed\"")).count());
+    // Stage ids are batch x 1000: no task of a batch from the retirement on ran on executor 2.
+    assertTrue(policy.retiredBefore >= 2, "executor 2 was retired");
+    java.util.regex.Pattern stage = java.util.regex.Pattern.compile("\"stage_id\":(\\d+)");
+    assertTrue(lines.stream().filter(l -> l.contains("\"event\":\"task_start\""))
+        .filter(l -> l.contains("\"executor_id\":\"2\"")).allMatch(l -> {
+          java.util.regex.Matcher m = stage.matcher(l);
+          return m.find() && Integer.parseInt(m.group(1)) < policy.retiredBefore * 1000;
+        }), String.join("\n", lines));
+    server.shutdownNow();
+    e1.get(20, TimeUnit.SECONDS);
+    e2.get(20, TimeUnit.SECONDS);
   }
 }

@@ -1,7 +1,9 @@
 package org.elasticam.am.job;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.elasticam.api.Stage;
@@ -25,10 +27,23 @@ class JobSpecTest {
     assertEquals(List.of("--jar", "j.jar", "--class", "a.B", "--stages", "x", "y"), s.toArgs());
   }
 
+  @Test
+  void streamingJobsAndUserStreamingJobs() {
+    JobSpec s = JobSpec.parse("streaming", "--batch-ms", "2000", "--batches", "40", "--rate", "step:10@0,30@5min");
+    assertEquals(JobSpec.Kind.STREAMING, s.kind());
+    assertTrue(s.isStreaming());
+    assertEquals(null, s.partitionsOption());
+    JobSpec u = JobSpec.parse("--batches", "4", "--rate", "const:5", "--jar", "j.jar", "--class", "a.B", "x");
+    assertTrue(u.isStreaming());
+    assertEquals(List.of("x"), u.userArgs());
+    assertFalse(JobSpec.parse("--jar", "j.jar", "--class", "a.B", "--batches", "4").isStreaming(),
+        "options after --class are the user's own");
+  }
+
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
-      "''|no job given: use sleep, trace, wordcount, or --jar J --class C",
-      "dance|unknown job 'dance': use sleep, trace, wordcount, or --jar J --class C",
+      "''|no job given: use sleep, trace, wordcount, streaming, or --jar J --class C",
+      "dance|unknown job 'dance': use sleep, trace, wordcount, streaming, or --jar J --class C",
       "sleep --tasks|--tasks needs a value",
       "sleep --tasks 0|--tasks must be a whole number >= 1, got 0",
       "sleep --tasks many|--tasks must be a whole number, got 'many'",
@@ -37,6 +52,14 @@ class JobSpecTest {
       "trace|trace needs --file",
       "trace --file f --time-scale 0|--time-scale must be > 0, got 0",
       "--jar j.jar|user needs --class",
+      "streaming --rate const:1|streaming needs --batches",
+      "streaming --batches 3|streaming needs --rate",
+      "streaming --batches 0 --rate const:1|--batches must be a whole number >= 1, got 0",
+      "streaming --batches 2000001 --rate const:1|--batches must be at most 2000000, got 2000001",
+      "streaming --batches 3 --rate const:1 --work gpu|--work must be sleep or cpu, got 'gpu'",
+      "streaming --batches 3 --rate const:1 --partitions -2|--partitions must be a whole number >= 1, got -2",
+      "streaming --batches 3 --rate const:1 --batch-ms 0|--batch-ms must be a whole number >= 1, got 0",
+      "--batch-ms 500 --jar j.jar --class a.B|user needs --batches",
   })
   void badInputGetsOneClearLine(String args, String message) {
     List<String> a = args.isEmpty() ? List.of() : List.of(args.split(" "));

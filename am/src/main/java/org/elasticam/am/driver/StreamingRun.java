@@ -1,0 +1,198 @@
+package org.elasticam.am.driver;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.elasticam.allocator.streaming.BatchStats;
+import org.elasticam.allocator.streaming.StreamingDecision;
+import org.elasticam.allocator.streaming.StreamingPolicy;
+import org.elasticam.am.events.EventLog;
+import org.elasticam.am.job.DagPlan;
+import org.elasticam.am.job.JobPlan;
+import org.elasticam.am.job.StreamingPlan;
+import org.elasticam.am.loop.AmLoop;
+import org.elasticam.api.Stage;
+import org.elasticam.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a streaming job's micro-batches one at a time, in order: batch {@code i} is due at the end
+ * of its input interval and starts then, or when the batch before it ends if that one ran late
+ * (the difference is its scheduling delay). Just before a batch starts, the streaming policy
+ * decides the executors, so that the batch is sized by the executors it will run on and a removal
+ * costs it nothing. Event loop only.
+ */
+final class StreamingRun {
+
+  private static final Logger LOG = LoggerFactory.getLogger(StreamingRun.class);
+
+  /** What the run needs from the driver. */
+  interface Host {
+    int registeredExecutors();
+
+    void apply(StreamingDecision decision, String policy);
+
+    void submitStage(Stage stage);
+
+    void finish(Outcome outcome);
+  }
+
+  private final StreamingPlan plan;
+  private final StreamingPolicy policy;
+  private final boolean debug;
+  private final Host host;
+  private final AmLoop loop;
+  private final EventLog events;
+  private final Clock clock;
+  private long startMs;
+  private int batch = -1;
+  private DagPlan batchStages;
+  private final Set<Integer> stagesLeft = new HashSet<>();
+  private long dueMs;
+  private long submittedMs;
+  private long previousEndMs;
+  private int executorsAtStart;
+  private int batchesDone;
+  private int tasksInBatches;
+  private BatchStats last;
+
+  /** @param policy the streaming policy, or null when the executor count is static */
+  StreamingRun(StreamingPlan plan, StreamingPolicy policy, boolean debug, Host host, AmLoop loop, EventLog events,
+      Clock clock) {
+    this.plan = plan;
+    this.policy = policy;
+    this.debug = debug;
+    this.host = host;
+    this.loop = loop;
+    this.events = events;
+    this.clock = clock;
+  }
+
+  void start() {
+    startMs = clock.nowMs();
+    LOG.info("Streaming: {} batches of {} ms, input rate {}, policy {}", plan.batches(), plan.batchMs(), plan.rate(),
+        policy == null ? "none (static executors)" : policy.name());
+    scheduleNext();
+  }
+
+  private void scheduleNext() {
+    int next = batch + 1;
+    long due = startMs + plan.dueAtMs(next);
+    long wait = Math.max(0, due - clock.nowMs());
+    loop.schedule(java.time.Duration.ofMillis(wait), () -> startBatch(next, due));
+  }
+
+  private void startBatch(int b, long due) {
+    long now = clock.nowMs();
+    batch = b;
+    dueMs = due;
+    // The scheduling delay is what the batch before cost, not the event loop's jitter.
+    submittedMs = Math.max(due, Math.min(now, previousEndMs));
+    if (policy != null) {
+      decide(policy.beforeBatch(b, now));
+    }
+    executorsAtStart = host.registeredExecutors();
+    List<Stage> stages;
+    try {
+      stages = plan.batch(b, executorsAtStart);
+      batchStages = new DagPlan(stages);
+    } catch (Exception e) {
+      host.finish(Outcome.failed("Batch " + b + " could not be planned: " + e.getMessage()));
+      return;
+    }
+    stagesLeft.clear();
+    stages.forEach(s -> stagesLeft.add(s.id()));
+    tasksInBatches += stages.stream().mapToInt(s -> s.tasks().size()).sum();
+    events.write("batch_submitted", "batch", b, "records", plan.records(b), "executors", executorsAtStart,
+        "stages", stages.size(), "scheduling_delay_ms", submittedMs - due);
+    submit(batchStages.start(now));
+  }
+
+  private void submit(List<JobPlan.Submission> submissions) {
+    for (JobPlan.Submission s : submissions) {
+      host.submitStage(s.stage());
+    }
+  }
+
+  /** @return whether the stage was one of this run's */
+  boolean stageCompleted(int stageId) {
+    if (!stagesLeft.remove(stageId)) {
+      return false;
+    }
+    submit(batchStages.stageCompleted(stageId, clock.nowMs()));
+    if (stagesLeft.isEmpty()) {
+      batchCompleted();
+    }
+    return true;
+  }
+
+  private void batchCompleted() {
+    long now = clock.nowMs();
+    last = new BatchStats(batch, dueMs, submittedMs, Math.max(now, submittedMs), plan.records(batch),
+        executorsAtStart, false);
+    previousEndMs = now;
+    batchesDone++;
+    LOG.info("Batch {} done: processing {} ms of a {} ms interval, scheduling delay {} ms, {} records, {} executors",
+        batch, last.processingMs(), plan.batchMs(), last.schedulingDelayMs(), last.records(), last.executors());
+    events.write("batch_completed", "batch", batch, "processing_ms", last.processingMs(), "scheduling_delay_ms",
+        last.schedulingDelayMs(), "duration_ms", plan.batchMs(), "records", last.records(), "executors",
+        last.executors());
+    if (policy != null) {
+      policy.batchCompleted(last, now);
+    }
+    if (batchesDone == plan.batches()) {
+      host.finish(Outcome.succeeded("all " + plan.batches() + " batches (" + tasksInBatches + " tasks) succeeded"));
+      return;
+    }
+    scheduleNext();
+  }
+
+  void tick(long nowMs) {
+    if (policy != null) {
+      decide(policy.tick(nowMs));
+    }
+  }
+
+  private void decide(StreamingDecision d) {
+    if (debug) {
+      LOG.info("Streaming policy {}: {} ({})", policy.name(), d.isEmpty() ? "no change" : d.reason(), d.inputs());
+    }
+    if (!d.isEmpty()) {
+      host.apply(d, policy.name());
+    }
+  }
+
+  void executorAdded(String id, long nowMs) {
+    if (policy != null) {
+      policy.executorAdded(id, nowMs);
+    }
+  }
+
+  void executorRemoved(String id, long nowMs) {
+    if (policy != null) {
+      policy.executorRemoved(id, nowMs);
+    }
+  }
+
+  int batchesDone() {
+    return batchesDone;
+  }
+
+  int tasksSubmitted() {
+    return tasksInBatches;
+  }
+
+  /** The last completed batch, or null. */
+  BatchStats lastBatch() {
+    return last;
+  }
+
+  long batchMs() {
+    return plan.batchMs();
+  }
+
+  int batches() {
+    return plan.batches();
+  }
+}
