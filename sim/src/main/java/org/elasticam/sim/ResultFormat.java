@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,29 +42,7 @@ final class ResultFormat {
 
   /** A left-aligned table: a header row with the JSON names (bar the trace), one row per policy. */
   static String table(String trace, List<SimResult> results) {
-    List<List<String>> cells = new ArrayList<>();
-    List<String> header = new ArrayList<>(fields(results.get(0)).keySet());
-    header.remove("trace");
-    cells.add(header);
-    for (SimResult r : results) {
-      Map<String, Object> f = fields(r);
-      f.remove("trace");
-      cells.add(f.values().stream().map(String::valueOf).toList());
-    }
-    int[] width = new int[header.size()];
-    for (List<String> row : cells) {
-      for (int i = 0; i < row.size(); i++) {
-        width[i] = Math.max(width[i], row.get(i).length());
-      }
-    }
-    StringBuilder out = new StringBuilder("trace ").append(trace).append('\n');
-    for (List<String> row : cells) {
-      StringBuilder line = new StringBuilder();
-      for (int i = 0; i < row.size(); i++) {
-        line.append(i == 0 ? "" : "  ").append(row.get(i)).append(" ".repeat(width[i] - row.get(i).length()));
-      }
-      out.append(line.toString().stripTrailing()).append('\n');
-    }
-    return out.toString();
+    return "trace " + trace + "\n"
+        + TextTable.of(results.stream().map(ResultFormat::fields).toList(), List.of("trace"), String::valueOf);
   }
 }

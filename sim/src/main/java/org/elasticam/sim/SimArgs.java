@@ -1,11 +1,15 @@
 package org.elasticam.sim;
 
-import java.nio.file.InvalidPathException;
+import static org.elasticam.sim.ArgValues.decimal;
+import static org.elasticam.sim.ArgValues.number;
+import static org.elasticam.sim.ArgValues.path;
+
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The command line of {@code bin/elasticam simulate}, parsed and checked; every mistake is one
@@ -47,6 +51,8 @@ record SimArgs(Path trace, String policy, SimParams world, Long heartbeatMs, Map
         --json                 one JSON object per line per policy instead of a table
         --out DIR              also write, per policy, <trace>.<policy>.jsonl (event log), .csv and .svg
         --help                 this text
+      A streaming (micro-batch) job instead: simulate --streaming --batch-ms N --rate PROFILE [options]
+      (simulate --streaming --help).
       """;
 
   static SimArgs parse(String[] args) throws UsageException {
@@ -118,29 +124,19 @@ record SimArgs(Path trace, String policy, SimParams world, Long heartbeatMs, Map
       if (!name.equals("--conf")) {
         once(name);
       }
+      Function<String, UsageException> bad = UsageException::new;
       switch (name) {
-        case "--trace" -> trace = path(name, value);
+        case "--trace" -> trace = path(name, value, bad);
         case "--policy" -> policy = value.trim();
-        case "--grant-ms" -> world = world.withGrantMs(number(name, value, 0, Long.MAX_VALUE / 4));
-        case "--start-ms" -> world = world.withStartMs(number(name, value, 0, Long.MAX_VALUE / 4));
-        case "--start-contention" -> world = world.withStartContention(decimal(name, value, false));
-        case "--capacity" -> world = world.withCapacity((int) number(name, value, 1, Integer.MAX_VALUE));
-        case "--heartbeat-ms" -> heartbeatMs = number(name, value, 1, Long.MAX_VALUE / 4);
-        case "--hosts" -> world = world.withHosts((int) number(name, value, 1, 100_000));
-        case "--time-scale" -> world = world.withTimeScale(decimal(name, value, true));
-        case "--out" -> out = path(name, value);
-        default -> conf(value);
-      }
-    }
-
-    private void conf(String kv) throws UsageException {
-      int eq = kv.indexOf('=');
-      if (eq <= 0) {
-        throw new UsageException("--conf needs key=value, got '" + kv + "'");
-      }
-      String key = kv.substring(0, eq).trim();
-      if (conf.put(key, kv.substring(eq + 1).trim()) != null) {
-        throw new UsageException("--conf " + key + " given twice");
+        case "--grant-ms" -> world = world.withGrantMs(number(name, value, 0, Long.MAX_VALUE / 4, bad));
+        case "--start-ms" -> world = world.withStartMs(number(name, value, 0, Long.MAX_VALUE / 4, bad));
+        case "--start-contention" -> world = world.withStartContention(decimal(name, value, false, bad));
+        case "--capacity" -> world = world.withCapacity((int) number(name, value, 1, Integer.MAX_VALUE, bad));
+        case "--heartbeat-ms" -> heartbeatMs = number(name, value, 1, Long.MAX_VALUE / 4, bad);
+        case "--hosts" -> world = world.withHosts((int) number(name, value, 1, 100_000, bad));
+        case "--time-scale" -> world = world.withTimeScale(decimal(name, value, true, bad));
+        case "--out" -> out = path(name, value, bad);
+        default -> ArgValues.conf(conf, value, bad);
       }
     }
 
@@ -152,43 +148,6 @@ record SimArgs(Path trace, String policy, SimParams world, Long heartbeatMs, Map
         throw new UsageException("--policy needs a name");
       }
       return new SimArgs(trace, policy, world, heartbeatMs, conf, json, out, false);
-    }
-
-    private static long number(String name, String value, long min, long max) throws UsageException {
-      try {
-        long v = Long.parseLong(value.trim());
-        if (v >= min && v <= max) {
-          return v;
-        }
-      } catch (NumberFormatException e) {
-        // reported below
-      }
-      throw new UsageException(name + " must be a whole number " + (max >= Long.MAX_VALUE / 4 ? ">= " + min
-          : "from " + min + " to " + max) + ", got '" + value + "'");
-    }
-
-    private static double decimal(String name, String value, boolean positive) throws UsageException {
-      try {
-        double v = Double.parseDouble(value.trim());
-        if (Double.isFinite(v) && (positive ? v > 0 : v >= 0)) {
-          return v;
-        }
-      } catch (NumberFormatException e) {
-        // reported below
-      }
-      throw new UsageException(name + " must be a " + (positive ? "positive" : "non-negative")
-          + " number, got '" + value + "'");
-    }
-
-    private static Path path(String name, String value) throws UsageException {
-      try {
-        if (!value.isBlank()) {
-          return Path.of(value);
-        }
-      } catch (InvalidPathException e) {
-        // reported below
-      }
-      throw new UsageException(name + " needs a file path, got '" + value + "'");
     }
   }
 }

@@ -7,19 +7,23 @@ import java.io.UncheckedIOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 import org.elasticam.allocator.dynamic.AllocationPolicies;
 import org.elasticam.conf.ConfigException;
 import org.elasticam.conf.ConfigProblem;
+import org.elasticam.sim.streaming.StreamingSimulateMain;
+import org.elasticam.sim.streaming.StreamingWorld;
 import org.elasticam.workload.Trace;
 import org.elasticam.workload.TraceFormatException;
 
 /**
  * {@code bin/elasticam simulate}: reads the trace, runs each chosen policy (and the oracle) on it,
  * and prints the figures. Exit 0 on success, 2 for bad input (flags, configuration, trace), 1 when
- * a run cannot finish or an output cannot be written — always with one line saying why.
+ * a run cannot finish or an output cannot be written — always with one line saying why. With
+ * {@code --streaming} it simulates a micro-batch job instead ({@link StreamingSimulateMain}).
  */
 public final class SimulateMain {
 
@@ -33,6 +37,9 @@ public final class SimulateMain {
 
   /** Runs the command with the given streams; returns the exit code. */
   static int run(String[] args, PrintStream out, PrintStream err) {
+    if (Arrays.asList(args).contains("--streaming")) {
+      return StreamingSimulateMain.run(args, out, err, streamingWorld(SimParams.defaults()));
+    }
     try {
       SimArgs a = SimArgs.parse(args);
       if (a.help()) {
@@ -134,6 +141,12 @@ public final class SimulateMain {
     } catch (IOException e) {
       throw new SimArgs.UsageException("cannot create the output directory " + dir + ": " + e);
     }
+  }
+
+  /** The batch simulator's world for a streaming run: one definition of the cluster and its defaults. */
+  static StreamingWorld streamingWorld(SimParams p) {
+    return new StreamingWorld(p.grantMs(), p.startMs(), p.startContention(), p.capacity(), p.hosts(), p.oneMachine(),
+        p.heartbeatMs(), p.initialIntervalMs());
   }
 
   /** {@code q72.trace.jsonl} → {@code q72}. */

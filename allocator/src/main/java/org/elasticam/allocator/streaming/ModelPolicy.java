@@ -25,8 +25,11 @@ import java.util.List;
  *   <li><b>The need.</b> The next batch is expected to be as large as the larger of the last two
  *       (a rising stream gets headroom, a single dip is not believed). needed = the smallest E in
  *       [min, max] with {@code a·records / E + b ≤ targetUtilization × D}; max when the overhead
- *       alone exceeds that budget. After a late batch, needed × {@value #DRAIN_HEADROOM} (rounded
- *       up), so the backlog drains instead of merely not growing.</li>
+ *       alone exceeds that budget. After a late batch, the fleet is sized to drain the backlog (the
+ *       next batch's expected scheduling delay) within {@value #DRAIN_BATCHES} batches: each planned
+ *       at D − backlog / {@value #DRAIN_BATCHES}, but not below {@value #DRAIN_FLOOR} × D and not above
+ *       the utilization target. Once a batch starts on time again, that surplus goes in one step:
+ *       it was asked for a backlog, not for the load.</li>
  *   <li><b>Up at once.</b> needed above the target → the target becomes needed, in one step.</li>
  *   <li><b>Down with hysteresis.</b> Only when needed ≤ E − max(1, ceil({@value #DOWN_BAND} × E)),
  *       the last two batches were on time and both ran after the last change with at least E
@@ -52,7 +55,10 @@ public final class ModelPolicy extends FleetPolicy {
   static final double FLAT_SPREAD = 0.05;
   /** A batch with at most this share of the largest batch's records measures the overhead b. */
   static final double SMALL_BATCH = 0.01;
-  static final double DRAIN_HEADROOM = 1.25;
+  /** A backlog is planned to drain within this many batches... */
+  static final int DRAIN_BATCHES = 3;
+  /** ...but no batch is planned below this share of the interval: more executors would mostly wait. */
+  static final double DRAIN_FLOOR = 0.35;
   static final double DOWN_BAND = 0.1;
 
   /** The fitted {@code P ≈ a·x + b} (ms per record per executor, ms) and how it was found. */
@@ -68,6 +74,8 @@ public final class ModelPolicy extends FleetPolicy {
   private long largestRecords;
   /** The smallest processing time of a nearly empty batch, or -1 before one was seen. */
   private long overheadMs = -1;
+  /** The fleet was last raised to drain a backlog: it goes back to the need in one step once drained. */
+  private boolean drainSurplus;
 
   public ModelPolicy(StreamingSettings settings) {
     super(settings);
@@ -122,8 +130,11 @@ public final class ModelPolicy extends FleetPolicy {
     decidedThrough = completed;
     Fit fit = fit();
     long records = predictedRecords();
-    int fitted = needed(fit, records);
-    int needed = late ? clamp(ceil(fitted * DRAIN_HEADROOM), s) : fitted;
+    int fitted = needed(fit, records, s.targetUtilization() * s.batchMs());
+    long backlogMs = Math.max(0, last.schedulingDelayMs() + last.processingMs() - s.batchMs());
+    double drainBudget = Math.max(DRAIN_FLOOR * s.batchMs(),
+        Math.min(s.targetUtilization() * s.batchMs(), s.batchMs() - (double) backlogMs / DRAIN_BATCHES));
+    int needed = late ? Math.max(fitted, needed(fit, records, drainBudget)) : fitted;
     int current = executors.current();
     String inputs = "batch=" + last.batch() + " records=" + last.records() + " executors=" + last.executors()
         + " processingMs=" + last.processingMs() + " schedulingDelayMs=" + last.schedulingDelayMs() + " late="
@@ -134,16 +145,29 @@ public final class ModelPolicy extends FleetPolicy {
         + " records on " + last.executors() + " executors" + (late ? " (late)" : "") + "; P = " + num(fit.a())
         + " ms x records/executor + " + num(fit.b()) + " ms (" + fit.how() + ") needs " + fitted
         + " executors for " + records + " records at " + num(s.targetUtilization() * 100) + "% of "
-        + s.batchMs() + " ms" + (late ? ", " + needed + " with " + num((DRAIN_HEADROOM - 1) * 100)
-        + "% more to drain the backlog" : "");
+        + s.batchMs() + " ms" + (late && needed > fitted ? ", " + needed + " to drain a backlog of " + backlogMs
+        + " ms within " + DRAIN_BATCHES + " batches" : "");
     int previous = target;
     if (needed > target) {
       target = needed;
       settledFrom = nextBatch;
+      drainSurplus = needed > fitted;
       return new StreamingDecision(target, previous, List.of(), why + ": target " + target, inputs);
     }
     if (!warm || late) {
       return StreamingDecision.none(target, inputs);
+    }
+    if (drainSurplus) {
+      // The surplus was asked for to drain a backlog that is now gone; keeping it would only
+      // waste executors until the hysteresis below let them go, a batch or two at a time.
+      drainSurplus = false;
+      if (needed < current) {
+        List<String> removed = executors.takeNewest(current - Math.max(needed, s.minExecutors()));
+        target = clamp(current - removed.size(), s);
+        settledFrom = nextBatch;
+        return new StreamingDecision(target, previous, removed, why + ": the backlog is drained, remove the "
+            + removed.size() + " executors asked for to drain it, target " + target, inputs);
+      }
     }
     int band = (int) Math.max(1, ceil(DOWN_BAND * current));
     int remove = (int) Math.min(Math.max(1, ceil((current - needed) / 2.0)),
@@ -179,9 +203,9 @@ public final class ModelPolicy extends FleetPolicy {
     return newest.hasNext() ? Math.max(records, newest.next().records()) : records;
   }
 
-  /** The smallest fleet that processes {@code records} within the utilization target. */
-  private int needed(Fit fit, long records) {
-    double budget = s.targetUtilization() * s.batchMs() - fit.b();
+  /** The smallest fleet that processes {@code records} within {@code budgetMs}. */
+  private int needed(Fit fit, long records, double budgetMs) {
+    double budget = budgetMs - fit.b();
     if (budget <= 0) {
       return s.maxExecutors();
     }
