@@ -16,8 +16,9 @@ public final class StreamingKeys {
 
   public static final ConfigKey<StreamingPolicy> POLICY =
       key(P + "policy", ValueType.oneOf(StreamingPolicy.class))
-          .defaultValue(StreamingPolicy.ROUNDS)
-          .doc("rounds (greedy up, release in rounds), ratio (Spark DStreams) or model (ours).")
+          .defaultValue(StreamingPolicy.MODEL)
+          .doc("model (ours: fits processing time to executors and records; the default), rounds (greedy up,"
+              + " release in rounds) or ratio (Spark DStreams).")
           .build();
 
   public static final ConfigKey<Integer> MIN_EXECUTORS = key(P + "minExecutors", ValueType.INT)

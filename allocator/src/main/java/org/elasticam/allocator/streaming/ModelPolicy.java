@@ -25,7 +25,8 @@ import java.util.List;
  *   <li><b>The need.</b> The next batch is expected to be as large as the larger of the last two
  *       (a rising stream gets headroom, a single dip is not believed). needed = the smallest E in
  *       [min, max] with {@code a·records / E + b ≤ targetUtilization × D}; max when the overhead
- *       alone exceeds that budget. After a late batch, the fleet is sized to drain the backlog (the
+ *       alone exceeds that budget. One fewer when that is nearer the target and predicts at most
+ *       halfway between the target and D (small fleets: each executor is a large step). After a late batch, the fleet is sized to drain the backlog (the
  *       next batch's expected scheduling delay) within {@value #DRAIN_BATCHES} batches: each planned
  *       at D − backlog / {@value #DRAIN_BATCHES}, but not below {@value #DRAIN_FLOOR} × D and not above
  *       the utilization target. Once a batch starts on time again, that surplus goes in one step:
@@ -34,9 +35,10 @@ import java.util.List;
  *   <li><b>Down with hysteresis.</b> Only when needed ≤ E − max(1, ceil({@value #DOWN_BAND} × E)),
  *       the last two batches were on time and both ran after the last change with at least E
  *       executors (the fleet has settled and the measurements describe it): remove
- *       max(1, ceil((E − needed) / 2)) executors, newest first, never below needed or min. Halving
- *       the gap bounds the damage of a wrong estimate; the band keeps rounding noise from causing
- *       changes, so steady load makes none.</li>
+ *       E − needed executors but at most half the fleet (ceil(E / 2)), newest first, never below
+ *       needed or min. The bound limits the damage of a wrong estimate (a batch on half the fleet
+ *       still shows what it needs); the band keeps rounding noise from causing changes, so steady
+ *       load makes none.</li>
  *   <li><b>Warm-up.</b> Nothing is decided before {@value #WARM_UP} batches completed. It is a
  *       fixed small number, not {@code delayRounds}: the model needs points to fit, not a waiting
  *       period for a ratio to settle. A late batch after the first may already step up on the fit
@@ -130,7 +132,7 @@ public final class ModelPolicy extends FleetPolicy {
     decidedThrough = completed;
     Fit fit = fit();
     long records = predictedRecords();
-    int fitted = needed(fit, records, s.targetUtilization() * s.batchMs());
+    int fitted = nearest(fit, records, needed(fit, records, s.targetUtilization() * s.batchMs()));
     long backlogMs = Math.max(0, last.schedulingDelayMs() + last.processingMs() - s.batchMs());
     double drainBudget = Math.max(DRAIN_FLOOR * s.batchMs(),
         Math.min(s.targetUtilization() * s.batchMs(), s.batchMs() - (double) backlogMs / DRAIN_BATCHES));
@@ -170,7 +172,7 @@ public final class ModelPolicy extends FleetPolicy {
       }
     }
     int band = (int) Math.max(1, ceil(DOWN_BAND * current));
-    int remove = (int) Math.min(Math.max(1, ceil((current - needed) / 2.0)),
+    int remove = (int) Math.min(Math.max(1, Math.min(current - needed, ceil(current / 2.0))),
         current - Math.max(needed, s.minExecutors()));
     if (needed > current - band || remove < 1 || !settled(current)) {
       return StreamingDecision.none(target, inputs);
@@ -179,7 +181,7 @@ public final class ModelPolicy extends FleetPolicy {
     target = clamp(current - removed.size(), s);
     settledFrom = nextBatch;
     return new StreamingDecision(target, previous, removed, why + ": remove " + removed.size() + " of "
-        + current + " (half the gap), target " + target, inputs);
+        + current + " (at most half the fleet a step), target " + target, inputs);
   }
 
   /** The last two batches were on time, and both ran after the last change on at least this fleet. */
@@ -201,6 +203,24 @@ public final class ModelPolicy extends FleetPolicy {
     Iterator<BatchStats> newest = window.descendingIterator();
     long records = newest.next().records();
     return newest.hasNext() ? Math.max(records, newest.next().records()) : records;
+  }
+
+  /**
+   * One executor fewer than {@code needed} when that fleet's predicted processing is nearer the
+   * utilization target and still under the ceiling halfway between the target and the interval.
+   * With a few executors each is a large share of the capacity, and the smallest fleet under the
+   * target may sit far below it (2 executors at 0.83 of the interval, or 3 at 0.55): the target is
+   * an aim, the ceiling the margin kept against a late batch.
+   */
+  private int nearest(Fit fit, long records, int needed) {
+    if (needed <= s.minExecutors() || needed >= s.maxExecutors() || fit.a() <= 0) {
+      return needed;
+    }
+    double aim = s.targetUtilization() * s.batchMs();
+    double ceiling = (s.targetUtilization() + 1) / 2 * s.batchMs();
+    double fewer = fit.a() * records / (needed - 1) + fit.b();
+    double atNeeded = fit.a() * records / needed + fit.b();
+    return fewer <= ceiling && fewer - aim < aim - atNeeded ? needed - 1 : needed;
   }
 
   /** The smallest fleet that processes {@code records} within {@code budgetMs}. */

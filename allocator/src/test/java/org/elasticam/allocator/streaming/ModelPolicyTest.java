@@ -169,8 +169,8 @@ class ModelPolicyTest {
     assertTrue(after.stream().noneMatch(Decided::up), after.toString());
     assertTrue(after.size() >= 2 && after.size() <= 6, after.toString());
     for (Decided d : after) {
-      // never more than half the distance to the true need of 6 (rounded up)
-      assertTrue(d.removed() <= (d.fleet - 6 + 1) / 2, d.toString());
+      // never more than half the fleet in one step, never below the true need of 6
+      assertTrue(d.removed() <= (d.fleet + 1) / 2 && d.fleet - d.removed() >= 6, d.toString());
       assertEquals(d.fleet - d.removed(), d.decision.target());
     }
     assertTrue(after.get(0).batch >= step + 1, "a single smaller batch is not believed: " + after);

@@ -162,6 +162,19 @@ public final class Driver implements DriverService.SessionHandler {
     public void finish(Outcome o) {
       Driver.this.finish(o);
     }
+
+    @Override
+    public void forgetStages(List<Integer> stageIds) {
+      for (int id : stageIds) {
+        stages.remove(id);
+        mapOutputs.forget(id);
+        readersLeft.remove(id);
+        fetchFailures.remove(id);
+        if (dynamic != null) {
+          dynamic.forget(id);
+        }
+      }
+    }
   }
 
   /** A streaming policy's decision: the new target, and executors that stop getting tasks and go once idle. */

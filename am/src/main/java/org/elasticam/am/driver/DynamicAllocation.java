@@ -57,6 +57,11 @@ final class DynamicAllocation {
         s.writesShuffle() ? s.id() : -1), nowMs);
   }
 
+  /** A finished stage no one will run again. */
+  void forget(int stageId) {
+    attempts.remove(stageId);
+  }
+
   void stageCompleted(int stageId, long nowMs) {
     policy.stageCompleted(stageId, attempts.getOrDefault(stageId, 0), nowMs);
   }

@@ -30,6 +30,12 @@ final class MapOutputs {
     byShuffle.putIfAbsent(shuffleId, new Output[maps]);
   }
 
+  /** No stage will read this shuffle again and none will re-run its maps: its locations go. */
+  void forget(int shuffleId) {
+    byShuffle.remove(shuffleId);
+    lost.remove(shuffleId);
+  }
+
   boolean isShuffle(int shuffleId) {
     return byShuffle.containsKey(shuffleId);
   }

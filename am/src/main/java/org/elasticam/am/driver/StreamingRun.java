@@ -36,6 +36,9 @@ final class StreamingRun {
     void submitStage(Stage stage);
 
     void finish(Outcome outcome);
+
+    /** The batch's stages are done and no later batch reads them: the driver may forget them. */
+    void forgetStages(List<Integer> stageIds);
   }
 
   private final StreamingPlan plan;
@@ -49,6 +52,7 @@ final class StreamingRun {
   private int batch = -1;
   private DagPlan batchStages;
   private final Set<Integer> stagesLeft = new HashSet<>();
+  private List<Integer> batchStageIds = List.of();
   private long dueMs;
   private long submittedMs;
   private long previousEndMs;
@@ -103,6 +107,7 @@ final class StreamingRun {
     }
     stagesLeft.clear();
     stages.forEach(s -> stagesLeft.add(s.id()));
+    batchStageIds = stages.stream().map(Stage::id).toList();
     tasksInBatches += stages.stream().mapToInt(s -> s.tasks().size()).sum();
     events.write("batch_submitted", "batch", b, "records", plan.records(b), "executors", executorsAtStart,
         "stages", stages.size(), "scheduling_delay_ms", submittedMs - due);
@@ -141,6 +146,8 @@ final class StreamingRun {
     if (policy != null) {
       policy.batchCompleted(last, now);
     }
+    // A stream runs for days: what the driver knows of a finished batch must not pile up.
+    host.forgetStages(batchStageIds);
     if (batchesDone == plan.batches()) {
       host.finish(Outcome.succeeded("all " + plan.batches() + " batches (" + tasksInBatches + " tasks) succeeded"));
       return;

@@ -65,6 +65,9 @@ record StreamingArgs(String rate, long batchMs, Integer batches, long workPerRec
                                  elasticam.streaming.dynamicAllocation.releaseRounds=3
         --json                   one JSON object per line per policy instead of a table
         --help                   this text
+      or: bin/elasticam simulate --streaming --eventlog F [--eventlog F ...] --rate PROFILE [--json]
+        the same figures for real streaming runs, from their ApplicationMaster event logs (one row per
+        run); --rate is the profile the runs were given
       """;
 
   static StreamingArgs parse(String[] args, StreamingWorld defaults) throws UsageException {

@@ -34,6 +34,10 @@ final class StreamingFormat {
     f.put("changes_last20", m.changesInTail());
     f.put("executor_seconds", BigDecimal.valueOf(r.run().executorMs(), 3));
     f.put("mean_processing_ratio", BigDecimal.valueOf(m.meanProcessingRatio()).setScale(3, RoundingMode.HALF_UP));
+    // What a late batch costs the stream: the wait of the batches after it (first batches left out,
+    // as for late batches: executors are still starting).
+    f.put("mean_delay_ms", Math.round(r.run().batches().stream().filter(b -> b.batch() >= StreamingMetrics.WARM_UP)
+        .mapToLong(b -> b.schedulingDelayMs()).average().orElse(0)));
     f.put("peak_executors", r.run().peakExecutors());
     f.put("target_changes", r.run().targetChanges());
     f.put("asks", r.run().asks());

@@ -31,6 +31,9 @@ public final class StreamingSimulateMain {
    */
   public static int run(String[] args, PrintStream out, PrintStream err, StreamingWorld world) {
     try {
+      if (EventLogFigures.wanted(args)) {
+        return EventLogFigures.run(args, out);
+      }
       StreamingArgs a = StreamingArgs.parse(args, world);
       if (a.help()) {
         out.print(StreamingArgs.USAGE);
