@@ -213,14 +213,15 @@ public final class ModelPolicy extends FleetPolicy {
    * an aim, the ceiling the margin kept against a late batch.
    */
   private int nearest(Fit fit, long records, int needed) {
-    if (needed <= s.minExecutors() || needed >= s.maxExecutors() || fit.a() <= 0) {
+    if (needed <= s.minExecutors() || fit.a() <= 0) {
       return needed;
     }
     double aim = s.targetUtilization() * s.batchMs();
     double ceiling = (s.targetUtilization() + 1) / 2 * s.batchMs();
     double fewer = fit.a() * records / (needed - 1) + fit.b();
     double atNeeded = fit.a() * records / needed + fit.b();
-    return fewer <= ceiling && fewer - aim < aim - atNeeded ? needed - 1 : needed;
+    // atNeeded above the aim: needed is maxExecutors, capped, and already too few.
+    return atNeeded <= aim && fewer <= ceiling && fewer - aim < aim - atNeeded ? needed - 1 : needed;
   }
 
   /** The smallest fleet that processes {@code records} within {@code budgetMs}. */
