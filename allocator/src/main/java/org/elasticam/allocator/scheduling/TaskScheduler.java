@@ -57,6 +57,13 @@ public final class TaskScheduler {
     pendingTasks += s.pending;
   }
 
+  /** A completed stage that will never run again (a finished micro-batch's): drop what it left. */
+  public void forget(int stageId) {
+    if (!active.containsKey(stageId)) {
+      completedAttempts.remove(stageId);
+    }
+  }
+
   /**
    * Runs the given tasks of a stage again, because the output they produced was lost; the other
    * tasks stay done. The stage may still be active (more output was lost while it re-ran) or

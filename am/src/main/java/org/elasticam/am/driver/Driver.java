@@ -149,6 +149,11 @@ public final class Driver implements DriverService.SessionHandler {
     }
 
     @Override
+    public int target() {
+      return target;
+    }
+
+    @Override
     public void apply(StreamingDecision d, String policy) {
       applyStreaming(d, policy);
     }
@@ -167,6 +172,7 @@ public final class Driver implements DriverService.SessionHandler {
     public void forgetStages(List<Integer> stageIds) {
       for (int id : stageIds) {
         stages.remove(id);
+        scheduler.forget(id);
         mapOutputs.forget(id);
         readersLeft.remove(id);
         fetchFailures.remove(id);

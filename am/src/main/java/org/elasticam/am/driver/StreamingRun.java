@@ -31,6 +31,8 @@ final class StreamingRun {
   interface Host {
     int registeredExecutors();
 
+    int target();
+
     void apply(StreamingDecision decision, String policy);
 
     void submitStage(Stage stage);
@@ -99,7 +101,8 @@ final class StreamingRun {
     executorsAtStart = host.registeredExecutors();
     List<Stage> stages;
     try {
-      stages = plan.batch(b, executorsAtStart);
+      // Before any executor registered, size the batch for those asked for: its tasks wait for them.
+      stages = plan.batch(b, executorsAtStart > 0 ? executorsAtStart : host.target());
       batchStages = new DagPlan(stages);
     } catch (Exception e) {
       host.finish(Outcome.failed("Batch " + b + " could not be planned: " + e.getMessage()));
