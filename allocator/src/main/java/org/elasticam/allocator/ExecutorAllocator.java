@@ -8,6 +8,7 @@ import org.elasticam.allocator.exit.ExitClassifier;
 import org.elasticam.allocator.exit.ExitVerdict;
 import org.elasticam.allocator.health.FailureTracker;
 import org.elasticam.allocator.health.NodeExclusions;
+import org.elasticam.allocator.health.StartFailures;
 import org.elasticam.allocator.ledger.AllocationLedger;
 import org.elasticam.allocator.ledger.HeldContainer;
 import org.elasticam.allocator.ledger.HeldContainer.State;
@@ -43,6 +44,9 @@ public final class ExecutorAllocator {
   private final AllocationLedger ledger = new AllocationLedger();
   private final FailureTracker failures;
   private final NodeExclusions exclusions;
+  private final StartFailures startFailures = new StartFailures();
+  /** Executors that registered with the driver: a failure of any other is a failure to start. */
+  private final java.util.Set<ExecutorId> registered = new java.util.HashSet<>();
   private int target;
   private LocalityHints hints = LocalityHints.NONE;
   private boolean ending;
@@ -88,7 +92,8 @@ public final class ExecutorAllocator {
       ledger.removeAsk(c.ask());
       actions.add(new CancelAsk(c.ask(), c.reason()));
     }
-    for (AskChanges.NewAsk n : changes.adds()) {
+    // Executors keep failing to start: no new requests until the hold ends (cancels still go).
+    for (AskChanges.NewAsk n : startFailures.holding(nowMs) ? List.<AskChanges.NewAsk>of() : changes.adds()) {
       PendingAsk ask = ledger.addAsk(n.locality(), n.origin(), nowMs);
       actions.add(new AddAsk(ask.id(), ask.locality(), ask.origin(), changes.summary()));
     }
@@ -136,6 +141,7 @@ public final class ExecutorAllocator {
         + c.get().host() + ": " + why;
     actions.add(new ReleaseContainer(container, c.get().executor(), "its launch failed"));
     recordFailure(c.get().host(), message, nowMs, cluster, actions);
+    startFailed(message, nowMs, actions);
     return new Plan(actions);
   }
 
@@ -154,9 +160,30 @@ public final class ExecutorAllocator {
       actions.add(new ContainerCompleted(c.container(), c.executor(), c.host(), exit.exitStatus(), released, verdict));
       if (verdict.countsAsFailure()) {
         recordFailure(verdict.blamesNode() ? c.host() : null, verdict.message(), nowMs, cluster, actions);
+        if (!registered.contains(c.executor())) {
+          startFailed(verdict.message(), nowMs, actions);
+        }
       }
+      registered.remove(c.executor());
     }
     return new Plan(actions);
+  }
+
+  /** The executor registered with the driver: starting executors works. */
+  public void onRegistered(ExecutorId id) {
+    registered.add(id);
+    startFailures.started();
+  }
+
+  private void startFailed(String message, long nowMs, List<Action> out) {
+    long hold = startFailures.failed(nowMs);
+    out.add(new Warn(startFailures.streak() + " executor(s) in a row failed to start (last: " + message
+        + "); no new container requests for " + hold + " ms"));
+  }
+
+  /** Whether new container requests are held back after executors failed to start. */
+  public boolean holdingRequests(long nowMs) {
+    return startFailures.holding(nowMs);
   }
 
   private void recordFailure(String blamedHost, String message, long nowMs, ClusterView cluster, List<Action> out) {
@@ -195,7 +222,11 @@ public final class ExecutorAllocator {
     }
     List<Action> actions = new ArrayList<>();
     actions.add(new ReleaseContainer(c.get().container(), id, why));
-    recordFailure(c.get().host(), "Executor " + id + " on " + c.get().host() + ": " + why, nowMs, cluster, actions);
+    String message = "Executor " + id + " on " + c.get().host() + ": " + why;
+    recordFailure(c.get().host(), message, nowMs, cluster, actions);
+    if (!registered.contains(id)) {
+      startFailed(message, nowMs, actions);
+    }
     return new Plan(actions);
   }
 

@@ -91,6 +91,9 @@ class ExecutorAllocatorTest {
     assertEquals(0, alloc.starting());
     UpdateExclusions u = alloc.reconcile(clock.nowMs(), cluster).all(UpdateExclusions.class).get(0);
     assertEquals(List.of("h1"), u.additions());
+    assertEquals(0, alloc.pendingAsks(), "a failed start holds new requests back for 1 s");
+    clock.advanceMs(1_000);
+    alloc.reconcile(clock.nowMs(), cluster);
     assertEquals(1, alloc.pendingAsks(), "the executor is asked for again");
   }
 
@@ -102,6 +105,7 @@ class ExecutorAllocatorTest {
     for (int i = 0; i < 5; i++) {
       target(1);
       LaunchExecutor l = grant("h1").get(0);
+      alloc.onRegistered(l.executor());
       fails.addAll(exit(l.container(), 1).all(FailApplication.class));
     }
     assertEquals(1, fails.size());
@@ -117,6 +121,7 @@ class ExecutorAllocatorTest {
     alloc.requestTotalExecutors(1, LocalityHints.NONE, Set.of());
     alloc.reconcile(clock.nowMs(), one);
     LaunchExecutor l = grant("h1").get(0);
+    alloc.onRegistered(l.executor());
     Plan p = alloc.onCompleted(List.of(new ContainerExit(l.container(), 1, "")), clock.nowMs(), one);
     assertEquals(1, p.all(Warn.class).size());
     assertTrue(alloc.reconcile(clock.nowMs(), one).all(UpdateExclusions.class).isEmpty());
@@ -165,5 +170,45 @@ class ExecutorAllocatorTest {
     assertEquals(1, alloc.failuresInWindow(clock.nowMs()));
     assertEquals(0, alloc.running());
     assertTrue(alloc.killFailedExecutor(l.executor(), "again", clock.nowMs(), cluster).isEmpty());
+  }
+
+  @Test
+  void executorsThatKeepFailingToStartHoldBackRequestsLongerEachTime() {
+    alloc = new ExecutorAllocator(TestSettings.with("elasticam.yarn.excludeOnFailure.enabled", "false",
+        "elasticam.yarn.maxExecutorFailures", "100"));
+    target(1);
+    // The process dies before it registers: a failed start, and requests wait 1 s.
+    List<Warn> warns = exit(grant("h1").get(0).container(), 1).all(Warn.class);
+    assertTrue(warns.get(0).message().startsWith("1 executor(s) in a row failed to start"), warns.toString());
+    assertTrue(warns.get(0).message().endsWith("no new container requests for 1000 ms"), warns.toString());
+    assertTrue(alloc.reconcile(clock.nowMs(), cluster).all(AddAsk.class).isEmpty(), "held back");
+    clock.advanceMs(1_000);
+    assertEquals(1, alloc.reconcile(clock.nowMs(), cluster).all(AddAsk.class).size(), "asked again after 1 s");
+    // It never registers: killed for that, the second failed start in a row holds requests 2 s.
+    LaunchExecutor l = grant("h1").get(0);
+    alloc.killFailedExecutor(l.executor(), "it did not register within 2min", clock.nowMs(), cluster);
+    assertTrue(alloc.holdingRequests(clock.nowMs()));
+    clock.advanceMs(1_999);
+    assertTrue(alloc.holdingRequests(clock.nowMs()));
+    clock.advanceMs(1);
+    assertFalse(alloc.holdingRequests(clock.nowMs()));
+    // The next one registers: the streak is over; a crash after registering is no failed start.
+    target(1);
+    LaunchExecutor ok = grant("h1").get(0);
+    alloc.onRegistered(ok.executor());
+    assertTrue(exit(ok.container(), 1).all(Warn.class).stream().noneMatch(w -> w.message().contains("failed to start")));
+    assertEquals(1, target(1).all(AddAsk.class).size(), "replaced at once");
+  }
+
+  @Test
+  void theHoldDoublesUpToAMinute() {
+    org.elasticam.allocator.health.StartFailures f = new org.elasticam.allocator.health.StartFailures();
+    List<Long> holds = new ArrayList<>();
+    for (int i = 0; i < 9; i++) {
+      holds.add(f.failed(0));
+    }
+    assertEquals(List.of(1_000L, 2_000L, 4_000L, 8_000L, 16_000L, 32_000L, 60_000L, 60_000L, 60_000L), holds);
+    f.started();
+    assertEquals(1_000L, f.failed(0));
   }
 }

@@ -33,6 +33,11 @@ final class YarnAllocatorPort implements AllocatorPort {
   }
 
   @Override
+  public void executorRegistered(String executorId) {
+    allocator.executorRegistered(ExecutorId.parse(executorId));
+  }
+
+  @Override
   public void killFailedExecutor(String executorId, String why) {
     allocator.killFailedExecutor(ExecutorId.parse(executorId), why);
   }

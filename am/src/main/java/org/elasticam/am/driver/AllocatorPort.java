@@ -14,6 +14,9 @@ public interface AllocatorPort {
 
   void killExecutor(String executorId, String reason);
 
+  /** The executor registered: the allocator then knows starting executors works. */
+  default void executorRegistered(String executorId) {}
+
   /** Kills an executor that misbehaved; counts as a failure of the application and the node. */
   void killFailedExecutor(String executorId, String why);
 

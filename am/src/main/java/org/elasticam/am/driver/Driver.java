@@ -398,6 +398,7 @@ public final class Driver implements DriverService.SessionHandler {
     session.lastHeardMs = clock.nowMs();
     executors.put(id, session);
     slotsByExecutor.put(id, session.slots);
+    allocator.executorRegistered(id);
     scheduler.executorUp(id, r.getHost());
     if (dynamic != null) {
       long asked = allocator.launched(id).map(AllocatorPort.Launched::askedAtMs).orElse(-1L);

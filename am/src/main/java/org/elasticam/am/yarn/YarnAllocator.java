@@ -119,6 +119,11 @@ public final class YarnAllocator {
     apply(plan);
   }
 
+  /** The executor registered with the driver: executors start, so requests are not held back. */
+  public void executorRegistered(ExecutorId id) {
+    core.onRegistered(id);
+  }
+
   /** Kills an executor that misbehaved; the failure counts against the application and its node. */
   public void killFailedExecutor(ExecutorId id, String why) {
     apply(core.killFailedExecutor(id, why, clock.nowMs(), clusterView(Set.of())));

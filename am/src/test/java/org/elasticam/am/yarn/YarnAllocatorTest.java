@@ -97,6 +97,12 @@ class YarnAllocatorTest {
     return out;
   }
 
+  /** The executors running now register with the driver: their exits are no failed starts. */
+  private void registerRunning() {
+    allocator.core().ledger().inState(org.elasticam.allocator.ledger.HeldContainer.State.RUNNING)
+        .forEach(h -> allocator.executorRegistered(h.executor()));
+  }
+
   private void assertPending(int expected) {
     assertEquals(expected, allocator.pendingAsks(), "ledger");
     assertEquals(expected, allocator.clientPendingCount(), "AMRMClient's table");
@@ -213,6 +219,7 @@ class YarnAllocatorTest {
   void lostExecutorsAreReplacedAndCounted() {
     target(4);
     List<Container> c = grant("host1", "host2");
+    registerRunning();
     target(2);
     rm.complete(c.get(0).getId(), -1, "Failed");
     rm.complete(c.get(1).getId(), -1, "Failed");
@@ -309,7 +316,9 @@ class YarnAllocatorTest {
     allocator = create(Map.of("elasticam.executor.instances", "1", "elasticam.yarn.excludeOnFailure.enabled", "false"));
     target(1);
     for (int i = 0; i < 3; i++) {
-      rm.complete(grant("host1").get(0).getId(), 1, "");
+      Container c = grant("host1").get(0);
+      registerRunning();
+      rm.complete(c.getId(), 1, "");
       heartbeat(); // hears of the exit
       heartbeat(); // asks for a replacement
     }
@@ -340,6 +349,9 @@ class YarnAllocatorTest {
     grant("host1");
     assertEquals(0, allocator.running());
     assertEquals(0, allocator.starting());
+    heartbeat();
+    assertPending(0); // a failed start holds new requests back for 1 s
+    clock.advance(Duration.ofSeconds(1));
     heartbeat();
     assertPending(1);
     assertEquals(1, allocator.core().failuresInWindow(clock.nowMs()));

@@ -1,0 +1,64 @@
+package org.elasticam.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Executors that cannot start, for real: a 1 MiB heap makes every executor JVM die before it
+ * registers. Each failed start holds new container requests back for twice as long as the one
+ * before (1 s, 2 s, 4 s) instead of relaunching as fast as YARN grants, and maxExecutorFailures
+ * ends the hopeless application with a message that says why.
+ */
+@Timeout(180)
+class StartFailureIT {
+
+  private static ItCluster it;
+
+  @BeforeAll
+  static void start() throws Exception {
+    it = ItCluster.start("startfail", s -> s);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (it != null) {
+      it.close();
+    }
+  }
+
+  @Test
+  void failedStartsBackOffAndTheFailureLimitEndsTheApplication() throws Exception {
+    ItCluster.ClientRun run = it.client("submit",
+        "--conf", "elasticam.executor.instances=1",
+        "--conf", "elasticam.executor.memory=1m",
+        "--conf", "elasticam.yarn.maxExecutorFailures=4",
+        "--conf", "elasticam.yarn.excludeOnFailure.enabled=false",
+        "sleep", "--stages", "1", "--tasks", "1", "--task-ms", "10");
+    assertEquals(1, run.exitCode(), run.out() + run.err());
+    List<JsonNode> events = it.events(run.appId());
+    List<JsonNode> failures = ItCluster.ofType(events, "executor_removed").stream()
+        .filter(e -> e.path("counted_as_failure").asBoolean()).toList();
+    assertEquals(4, failures.size(), "four executors died before registering: " + failures);
+    assertTrue(ItCluster.ofType(events, "executor_registered").isEmpty());
+    JsonNode end = ItCluster.ofType(events, "app_end").get(0);
+    assertEquals("FAILED", end.path("final_status").asText());
+    assertTrue(end.path("diagnostics").asText().startsWith("4 executor failures"), end.toString());
+    List<Long> requests = ItCluster.ofType(events, "containers_requested").stream()
+        .map(e -> e.path("ts").asLong()).toList();
+    for (int k = 0; k < 3; k++) {
+      long failedAt = failures.get(k).path("ts").asLong();
+      long hold = 1000L << k;
+      long next = requests.stream().filter(t -> t > failedAt).findFirst().orElseThrow();
+      // The AM hears of the exit a little before it writes the event: allow it 100 ms.
+      assertTrue(next - failedAt >= hold - 100, "after failed start " + (k + 1) + " the next request came "
+          + (next - failedAt) + " ms later, not after the " + hold + " ms hold");
+    }
+  }
+}
