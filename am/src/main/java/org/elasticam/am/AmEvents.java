@@ -135,6 +135,11 @@ final class AmEvents implements AllocationEvents {
   }
 
   @Override
+  public void warning(String message) {
+    log.write("allocator_warning", "message", message);
+  }
+
+  @Override
   public void applicationFailed(String diagnostics) {
     if (driver != null) {
       driver.finish(new Outcome(Outcome.Status.FAILED, diagnostics));

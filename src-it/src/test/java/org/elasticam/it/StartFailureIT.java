@@ -50,6 +50,8 @@ class StartFailureIT {
     JsonNode end = ItCluster.ofType(events, "app_end").get(0);
     assertEquals("FAILED", end.path("final_status").asText());
     assertTrue(end.path("diagnostics").asText().startsWith("4 executor failures"), end.toString());
+    assertTrue(ItCluster.ofType(events, "allocator_warning").stream().anyMatch(w -> w.path("message").asText()
+        .startsWith("3 executor(s) in a row failed to start")), "the hold is in the event log");
     List<Long> requests = ItCluster.ofType(events, "containers_requested").stream()
         .map(e -> e.path("ts").asLong()).toList();
     for (int k = 0; k < 3; k++) {

@@ -34,5 +34,8 @@ public interface AllocationEvents {
   /** Too many executor failures: the application must fail with this diagnostic. */
   default void applicationFailed(String diagnostics) {}
 
+  /** Something the allocator decided that an operator should see, such as holding requests back. */
+  default void warning(String message) {}
+
   AllocationEvents NONE = new AllocationEvents() {};
 }

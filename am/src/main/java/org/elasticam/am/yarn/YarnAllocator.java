@@ -244,6 +244,7 @@ public final class YarnAllocator {
       events.applicationFailed(f.diagnostics());
     } else if (a instanceof Action.Warn w) {
       LOG.warn(w.message());
+      events.warning(w.message());
     }
   }
 
