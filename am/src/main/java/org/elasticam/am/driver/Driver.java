@@ -169,6 +169,11 @@ public final class Driver implements DriverService.SessionHandler {
     }
 
     @Override
+    public boolean finished() {
+      return outcome != null;
+    }
+
+    @Override
     public void forgetStages(List<Integer> stageIds) {
       for (int id : stageIds) {
         stages.remove(id);

@@ -39,6 +39,9 @@ final class StreamingRun {
 
     void finish(Outcome outcome);
 
+    /** Whether the job has ended (failed while a batch was waiting for its time). */
+    boolean finished();
+
     /** The batch's stages are done and no later batch reads them: the driver may forget them. */
     void forgetStages(List<Integer> stageIds);
   }
@@ -90,6 +93,9 @@ final class StreamingRun {
   }
 
   private void startBatch(int b, long due) {
+    if (host.finished()) {
+      return;
+    }
     long now = clock.nowMs();
     batch = b;
     dueMs = due;
