@@ -135,6 +135,22 @@ final class AmEvents implements AllocationEvents {
   }
 
   @Override
+  public void nodeUnusable(String host, String state) {
+    log.write("node_lost", "host", host, "state", state);
+    if (driver != null) {
+      driver.nodeLost(host, state);
+    }
+  }
+
+  @Override
+  public void nodeDecommissioning(String host) {
+    log.write("node_decommissioning", "host", host);
+    if (driver != null) {
+      driver.nodeDecommissioning(host);
+    }
+  }
+
+  @Override
   public void warning(String message) {
     log.write("allocator_warning", "message", message);
   }

@@ -68,8 +68,11 @@ public final class Driver implements DriverService.SessionHandler {
   private final Map<Integer, Integer> fetchFailures = new java.util.HashMap<>();
   private final StreamingPolicy streamingPolicy;
   private final StreamingRun streaming;
-  /** Executors a streaming policy chose to remove: they get no new tasks and go once idle. */
-  private final Set<String> retiring = new HashSet<>();
+  /**
+   * Executors to remove once idle, with why (a streaming policy chose them, or their node is being
+   * decommissioned): they get no new tasks.
+   */
+  private final Map<String, String> retiring = new LinkedHashMap<>();
   private int target;
   private int stagesDone;
   private Outcome outcome;
@@ -198,7 +201,7 @@ public final class Driver implements DriverService.SessionHandler {
     }
     syncTarget();
     for (String id : d.remove()) {
-      if (executors.containsKey(id) && retiring.add(id)) {
+      if (executors.containsKey(id) && retiring.putIfAbsent(id, "removed by the streaming policy") == null) {
         LOG.info("Retiring executor {}: {}", id, d.reason());
         retireIfIdle(id);
       }
@@ -206,11 +209,11 @@ public final class Driver implements DriverService.SessionHandler {
   }
 
   private void retireIfIdle(String id) {
-    if (retiring.contains(id) && executors.containsKey(id) && scheduler.runningOn(id) == 0) {
-      String why = "removed by the streaming policy";
+    String why = retiring.get(id);
+    if (why != null && executors.containsKey(id) && scheduler.runningOn(id) == 0) {
       draining.add(id);
       allocator.killExecutor(id, why);
-      executorLost(id, "removed: streaming policy", false);
+      executorLost(id, why, false);
     }
   }
 
@@ -458,6 +461,37 @@ public final class Driver implements DriverService.SessionHandler {
     }
   }
 
+  /**
+   * The ResourceManager reports a node unusable (lost, unhealthy, decommissioned, shut down): its
+   * executors are lost at once — their tasks go back to pending without waiting for heartbeats to
+   * time out — and the map output on it is lost with it, the part its shuffle service served too,
+   * so a stage that reads it later first runs those maps again.
+   */
+  public void nodeLost(String host, String state) {
+    String why = "its node " + host + " is " + state;
+    for (ExecutorSession s : List.copyOf(executors.values())) {
+      if (host.equals(s.host)) {
+        executorLost(s.executorId, why, true);
+      }
+    }
+    Set<Integer> lostShuffles = mapOutputs.hostLost(host);
+    LOG.warn("Node {} is {}: its executors are lost{}", host, state,
+        lostShuffles.isEmpty() ? "" : " and so is the shuffle output of stage(s) " + lostShuffles + " on it");
+  }
+
+  /**
+   * The node is being decommissioned: its executors get no new tasks and are released once their
+   * running tasks end, before the node goes.
+   */
+  public void nodeDecommissioning(String host) {
+    for (ExecutorSession s : List.copyOf(executors.values())) {
+      if (host.equals(s.host) && retiring.putIfAbsent(s.executorId, "its node is being decommissioned") == null) {
+        LOG.info("Retiring executor {}: its node {} is being decommissioned", s.executorId, host);
+        retireIfIdle(s.executorId);
+      }
+    }
+  }
+
   /** The allocator reports the executor's container completed; a no-op if we already knew. */
   public void containerCompleted(String executorId, String why) {
     if (executors.containsKey(executorId)) {
@@ -516,7 +550,7 @@ public final class Driver implements DriverService.SessionHandler {
     List<TaskScheduler.Offer> offers = new ArrayList<>();
     for (ExecutorSession s : executors.values()) {
       int free = s.slots - scheduler.runningOn(s.executorId);
-      if (free > 0 && !draining.contains(s.executorId) && !retiring.contains(s.executorId)) {
+      if (free > 0 && !draining.contains(s.executorId) && !retiring.containsKey(s.executorId)) {
         offers.add(new TaskScheduler.Offer(s.executorId, s.host, free));
       }
     }

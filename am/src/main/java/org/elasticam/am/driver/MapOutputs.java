@@ -81,6 +81,24 @@ final class MapOutputs {
     return affected;
   }
 
+  /**
+   * The node left the cluster: every output on it is gone, the ones its shuffle service served
+   * too. Returns the shuffles that lost output.
+   */
+  Set<Integer> hostLost(String host) {
+    Set<Integer> affected = new TreeSet<>();
+    byShuffle.forEach((shuffle, outputs) -> {
+      for (int m = 0; m < outputs.length; m++) {
+        if (outputs[m] != null && outputs[m].host().equals(host)) {
+          outputs[m] = null;
+          lost.computeIfAbsent(shuffle, k -> new HashSet<>()).add(m);
+          affected.add(shuffle);
+        }
+      }
+    });
+    return affected;
+  }
+
   /** Whether map {@code mapId}'s output was lost before: its re-run replaces what is on disk. */
   boolean wasLost(int shuffleId, int mapId) {
     return lost.getOrDefault(shuffleId, Set.of()).contains(mapId);

@@ -34,6 +34,12 @@ public interface AllocationEvents {
   /** Too many executor failures: the application must fail with this diagnostic. */
   default void applicationFailed(String diagnostics) {}
 
+  /** The ResourceManager reports the node unusable (lost, unhealthy, decommissioned, shut down). */
+  default void nodeUnusable(String host, String state) {}
+
+  /** The ResourceManager is decommissioning the node: it takes no new work and will go. */
+  default void nodeDecommissioning(String host) {}
+
   /** Something the allocator decided that an operator should see, such as holding requests back. */
   default void warning(String message) {}
 

@@ -148,8 +148,18 @@ public final class YarnAllocator {
     checkPendingMatchesClient();
   }
 
-  /** Applies what one allocate call returned: grants first, then completions. */
+  /** Applies what one allocate call returned: node changes, grants, then completions. */
   public void handleResponse(AllocateResponse response) {
+    for (org.apache.hadoop.yarn.api.records.NodeReport n : response.getUpdatedNodes()) {
+      org.apache.hadoop.yarn.api.records.NodeState state = n.getNodeState();
+      String host = n.getNodeId().getHost();
+      // The driver decides (and logs) what this means for its executors and shuffle output.
+      if (state == org.apache.hadoop.yarn.api.records.NodeState.DECOMMISSIONING) {
+        events.nodeDecommissioning(host);
+      } else if (state.isUnusable()) {
+        events.nodeUnusable(host, state.name());
+      }
+    }
     List<Container> allocated = response.getAllocatedContainers();
     if (!allocated.isEmpty()) {
       handleAllocated(allocated);

@@ -262,4 +262,45 @@ class DriverControlPlaneTest {
     e1.get(20, TimeUnit.SECONDS);
     e2.get(20, TimeUnit.SECONDS);
   }
+
+  private void waitFor(java.util.concurrent.Callable<Boolean> condition, String what) throws Exception {
+    for (int i = 0; i < 400 && !loop.call(condition); i++) {
+      Thread.sleep(25);
+    }
+    assertTrue(loop.call(condition), what);
+  }
+
+  @Test
+  void aLostNodeLosesItsExecutorsAtOnceAndTheirTasksGoBackToPending() throws Exception {
+    int port = startDriver("sleep", "--stages", "1", "--tasks", "2", "--task-ms", "60000");
+    CompletableFuture<Integer> e1 = executor(port, 1, "c1", SECRET);
+    waitFor(() -> driver.tasksRunning() == 2, "executor 1 runs both tasks");
+    loop.call(() -> {
+      driver.nodeLost("localhost", "LOST");
+      return null;
+    });
+    assertEquals(0, loop.call(driver::registeredExecutors));
+    assertEquals(2, loop.call(driver::tasksPending), "back to pending without waiting for a heartbeat timeout");
+    assertTrue(killed.contains("1: lost: its node localhost is LOST"), killed.toString());
+    server.shutdownNow();
+    e1.get(20, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void aDecommissioningNodeFinishesItsRunningTasksAndTakesNoMore() throws Exception {
+    int port = startDriver("sleep", "--stages", "1", "--tasks", "3", "--task-ms", "600");
+    CompletableFuture<Integer> e1 = executor(port, 1, "c1", SECRET);
+    waitFor(() -> driver.tasksRunning() == 2, "executor 1 runs two tasks (2 cores)");
+    loop.call(() -> {
+      driver.nodeDecommissioning("localhost");
+      return null;
+    });
+    waitFor(() -> driver.tasksDone() == 2 && driver.registeredExecutors() == 0, "its two tasks ended, then it went");
+    assertEquals(1, loop.call(driver::tasksPending), "the third task never started there");
+    assertTrue(killed.contains("1: its node is being decommissioned"), killed.toString());
+    assertTrue(loop.call(events::retainedLines).stream().filter(l -> l.contains("\"event\":\"task_end\""))
+        .allMatch(l -> l.contains("\"status\":\"SUCCESS\"")), "no running task was killed");
+    server.shutdownNow();
+    e1.get(20, TimeUnit.SECONDS);
+  }
 }

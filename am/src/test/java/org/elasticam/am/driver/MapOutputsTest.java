@@ -64,4 +64,16 @@ class MapOutputsTest {
     assertEquals(List.of(), outputs.missing(5), "the service still serves what executor 1 wrote");
     assertFalse(outputs.holdsUnservedOutput("1"));
   }
+
+  @Test
+  void aLostNodeTakesEveryOutputOnItServedOrNot() {
+    outputs.register(0, 3);
+    outputs.put(0, 0, on("1", false));
+    outputs.put(0, 1, on("1", true));
+    outputs.put(0, 2, on("2", true));
+    assertEquals(Set.of(0), outputs.hostLost("h1"));
+    assertEquals(List.of(0, 1), outputs.missing(0), "the node's shuffle service went with it");
+    assertTrue(outputs.wasLost(0, 1));
+    assertEquals(Set.of(), outputs.hostLost("h9"));
+  }
 }

@@ -46,6 +46,7 @@ import org.apache.hadoop.yarn.exceptions.YarnException;
 public final class FakeResourceManager implements ApplicationMasterProtocol, java.io.Closeable {
 
   /** One node of the fake cluster. */
+  private final List<org.apache.hadoop.yarn.api.records.NodeReport> nodeUpdates = new ArrayList<>();
   private static final class Node {
     final String host;
     final String rack;
@@ -137,7 +138,9 @@ public final class FakeResourceManager implements ApplicationMasterProtocol, jav
     toComplete.clear();
     AMCommand command = nextCommand;
     nextCommand = null;
-    return AllocateResponse.newInstance(++responseId, completed, allocated, List.of(),
+    List<org.apache.hadoop.yarn.api.records.NodeReport> updated = new ArrayList<>(nodeUpdates);
+    nodeUpdates.clear();
+    return AllocateResponse.newInstance(++responseId, completed, allocated, updated,
         Resource.newInstance(freeMb(), 1), command, nodes.size(), null, List.of());
   }
 
@@ -264,6 +267,13 @@ public final class FakeResourceManager implements ApplicationMasterProtocol, jav
     }
     nodes.get(c.getNodeId().getHost()).usedMb -= c.getResource().getMemorySize();
     toComplete.add(ContainerStatus.newInstance(id, ContainerState.COMPLETE, diagnostics, exitStatus));
+  }
+
+  /** The node changes state; the next allocate response reports it, as the RM's updated nodes. */
+  public synchronized void nodeState(String host, org.apache.hadoop.yarn.api.records.NodeState state) {
+    nodeUpdates.add(org.apache.hadoop.yarn.api.records.NodeReport.newInstance(
+        org.apache.hadoop.yarn.api.records.NodeId.newInstance(host, 8041), state, host + ":8042", "/rack1",
+        Resource.newInstance(0, 0), Resource.newInstance(8192, 8), 0, "", 0L));
   }
 
   public synchronized void failNextAllocate(YarnException e) {

@@ -38,6 +38,7 @@ class YarnAllocatorTest {
   private final FakeResourceManager rm = new FakeResourceManager();
   private final FakeLauncher launcher = new FakeLauncher();
   private final List<ContainerCompleted> completions = new ArrayList<>();
+  private final List<String> nodeChanges = new ArrayList<>();
   private final List<String> failures = new ArrayList<>();
   private AMRMClient<ContainerRequest> client;
   private YarnAllocator allocator;
@@ -63,6 +64,16 @@ class YarnAllocatorTest {
       @Override
       public void applicationFailed(String diagnostics) {
         failures.add(diagnostics);
+      }
+
+      @Override
+      public void nodeUnusable(String host, String state) {
+        nodeChanges.add(host + " " + state);
+      }
+
+      @Override
+      public void nodeDecommissioning(String host) {
+        nodeChanges.add(host + " DECOMMISSIONING");
       }
     };
     return new YarnAllocator(client, launcher, Runnable::run, core, RESOURCE, Optional.empty(),
@@ -392,5 +403,17 @@ class YarnAllocatorTest {
     assertPending(0);
     assertEquals(0, rm.outstandingTotal());
     assertTrue(rm.liveContainers().isEmpty());
+  }
+
+  @Test
+  void nodesThatLeaveOrAreDecommissionedAreReportedOnce() {
+    target(1);
+    rm.nodeState("host1", org.apache.hadoop.yarn.api.records.NodeState.LOST);
+    rm.nodeState("host2", org.apache.hadoop.yarn.api.records.NodeState.DECOMMISSIONING);
+    rm.nodeState("host3", org.apache.hadoop.yarn.api.records.NodeState.RUNNING);
+    rm.nodeState("host4", org.apache.hadoop.yarn.api.records.NodeState.UNHEALTHY);
+    heartbeat();
+    heartbeat();
+    assertEquals(List.of("host1 LOST", "host2 DECOMMISSIONING", "host4 UNHEALTHY"), nodeChanges);
   }
 }
