@@ -220,6 +220,17 @@ public final class EmbeddedCluster implements AutoCloseable {
   }
 
   /**
+   * Stops NodeManager {@code i} for good, as a machine that dies: its containers are killed and the
+   * ResourceManager is not told, so it finds the node LOST once its heartbeats have been missing for
+   * {@code yarn.nm.liveness-monitor.expiry-interval-ms}.
+   */
+  public void loseNodeManager(int i) {
+    requireStarted();
+    nodeManager(i).stopForGood();
+    LOG.info("NodeManager {} ({}) stopped for good", i, nodeManager(i).nodeId());
+  }
+
+  /**
    * Stops the NodeManagers (killing their containers) and then the ResourceManager. Idempotent;
    * failures are logged, never thrown, so a cleanup path always runs to the end.
    */

@@ -117,6 +117,32 @@ final class ItCluster implements AutoCloseable {
     return out;
   }
 
+  /** The running application whose stage {@code stageId} completed first, while {@code job} still runs. */
+  ApplicationId awaitStageCompleted(java.util.concurrent.CompletableFuture<ClientRun> job, int stageId)
+      throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    while (System.nanoTime() < deadline) {
+      if (job.isDone()) {
+        throw new AssertionError("the job ended before stage " + stageId + " was seen: " + job.get().out()
+            + job.get().err());
+      }
+      try (java.util.stream.Stream<Path> logs = Files.list(eventLogDir)) {
+        for (Path log : logs.toList()) {
+          ApplicationId id = ApplicationId.fromString(log.getFileName().toString().replace(".jsonl", ""));
+          boolean done = ofType(events(id), "stage_completed").stream()
+              .anyMatch(e -> e.path("stage_id").asInt() == stageId);
+          if (done && ofType(events(id), "app_end").isEmpty()) {
+            return id;
+          }
+        }
+      } catch (IOException e) {
+        // the log dir appears with the first application
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError("stage " + stageId + " did not complete in time");
+  }
+
   static List<JsonNode> ofType(List<JsonNode> events, String type) {
     return events.stream().filter(e -> e.path("event").asText().equals(type)).toList();
   }

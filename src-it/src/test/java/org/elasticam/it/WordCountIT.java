@@ -173,27 +173,7 @@ class WordCountIT {
 
   /** Waits until the map stage completed (the reduce stage is behind its pause); the application's id. */
   private static ApplicationId awaitMapStage(CompletableFuture<ItCluster.ClientRun> job) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (System.nanoTime() < deadline) {
-      if (job.isDone()) {
-        throw new AssertionError("the job ended before its map stage was seen: " + job.get().out() + job.get().err());
-      }
-      try (Stream<Path> logs = Files.list(it.eventLogDir)) {
-        for (Path log : logs.toList()) {
-          ApplicationId id = ApplicationId.fromString(log.getFileName().toString().replace(".jsonl", ""));
-          boolean mapsDone = ItCluster.ofType(it.events(id), "stage_completed").stream()
-              .anyMatch(e -> e.path("stage_id").asInt() == 0);
-          boolean ended = !ItCluster.ofType(it.events(id), "app_end").isEmpty();
-          if (mapsDone && !ended) {
-            return id;
-          }
-        }
-      } catch (IOException e) {
-        // the log dir appears with the first application
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError("the map stage did not complete in time");
+    return it.awaitStageCompleted(job, 0);
   }
 
   /** Flips bytes in the middle of the largest map output data file of the application; its map id. */

@@ -1,0 +1,88 @@
+package org.elasticam.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.elasticam.embedded.ShuffleServiceInstall;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A node that dies between the map and the reduce stage of a wordcount, for real: its NodeManager
+ * stops for good (its executors die with it, and so does the shuffle service that served their map
+ * output) and the ResourceManager finds it LOST. The AM hears it in its allocate response, loses
+ * the map output on that node — the part the service served too — and runs those maps again before
+ * the reducers start; the counts are exact.
+ */
+@Timeout(240)
+class NodeLostIT {
+
+  private static final int FILES = 4;
+  private static ItCluster it;
+  private static FileSystem fs;
+  private static org.apache.hadoop.fs.Path input;
+  private static Map<String, Long> expected;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path jar = ShuffleJar.path();
+    it = ItCluster.start("nodelost", s -> s.withNodeResources(6144, 8)
+        .withShuffleService(ShuffleServiceInstall.onClasspath(jar))
+        .withConf("yarn.nm.liveness-monitor.expiry-interval-ms", "3000"));
+    fs = FileSystem.get(it.conf());
+    input = new org.apache.hadoop.fs.Path(it.cluster.workDir().resolve("corpus").toUri());
+    Corpus.write(fs, input, FILES, 1 << 19, 7);
+    expected = Corpus.count(fs, input);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (it != null) {
+      it.close();
+    }
+  }
+
+  @Test
+  void mapOutputOnALostNodeIsComputedAgainBeforeTheReducersNeedIt() throws Exception {
+    org.apache.hadoop.fs.Path output = new org.apache.hadoop.fs.Path(it.cluster.workDir().resolve("out").toUri());
+    CompletableFuture<ItCluster.ClientRun> job = CompletableFuture.supplyAsync(() -> it.client("submit",
+        "--conf", "elasticam.shuffle.service.enabled=true", "--conf", "elasticam.executor.memory=384m",
+        "--conf", "elasticam.executor.instances=2", "--conf", "elasticam.locality.wait=0",
+        "wordcount", "--input", input.toString(), "--output", output.toString(), "--reducers", "2",
+        "--pause-ms", "15000"));
+    ApplicationId id = it.awaitStageCompleted(job, 0);
+    // The node without the AM (losing the AM's node is an AM restart, not this test), and a map task
+    // that ran there: its output is served by that node's shuffle service until the node goes.
+    String amHost = ItCluster.ofType(it.events(id), "am_registered").get(0).path("host").asText();
+    String host = it.cluster.nodeHosts().stream().filter(h -> !h.equals(amHost)).findFirst().orElseThrow();
+    int task = ItCluster.ofType(it.events(id), "task_end").stream()
+        .filter(e -> e.path("stage_id").asInt() == 0 && e.path("host").asText().equals(host)).findFirst()
+        .orElseThrow(() -> new AssertionError("no map task ran on " + host)).path("task").asInt();
+    it.cluster.loseNodeManager(it.cluster.nodeHosts().indexOf(host));
+    ItCluster.ClientRun run = job.get(180, TimeUnit.SECONDS);
+    assertEquals(0, run.exitCode(), run.out() + run.err());
+    assertEquals(expected, Corpus.output(fs, output, 2));
+    List<JsonNode> events = it.events(id);
+    assertTrue(ItCluster.ofType(events, "node_lost").stream().anyMatch(e -> e.path("host").asText().equals(host)
+        && e.path("state").asText().equals("LOST")), "the AM heard the node was lost");
+    long reduceSubmitted = ItCluster.ofType(events, "stage_submitted").stream()
+        .filter(e -> e.path("stage_id").asInt() == 1).findFirst().orElseThrow().path("ts").asLong();
+    List<JsonNode> rerun = ItCluster.ofType(events, "task_end").stream()
+        .filter(e -> e.path("stage_id").asInt() == 0 && e.path("task").asInt() == task
+            && e.path("status").asText().equals("SUCCESS")).toList();
+    assertEquals(2, rerun.size(), "map task " + task + " ran again: " + rerun);
+    assertTrue(!rerun.get(1).path("host").asText().equals(host), "elsewhere");
+    assertEquals(List.of(), ItCluster.ofType(events, "fetch_failed"), "no reducer had to find out by failing: "
+        + "the lost maps ran again first (reduce stage submitted at " + reduceSubmitted + ")");
+  }
+}
