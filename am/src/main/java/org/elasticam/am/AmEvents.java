@@ -151,6 +151,14 @@ final class AmEvents implements AllocationEvents {
   }
 
   @Override
+  public void preemptionRequested(List<String> named, int more) {
+    log.write("preemption_requested", "executors", named, "more", more);
+    if (driver != null) {
+      driver.preemptionRequested(named, more);
+    }
+  }
+
+  @Override
   public void warning(String message) {
     log.write("allocator_warning", "message", message);
   }

@@ -492,6 +492,29 @@ public final class Driver implements DriverService.SessionHandler {
     }
   }
 
+  /**
+   * The ResourceManager is about to preempt: give back what it will take before it kills anything,
+   * cheapest first. Named executors that are idle go now; busy ones get no new tasks and go when
+   * idle (the RM may kill them first; that is no failure). For {@code more} containers beyond
+   * those, we choose: idle executors first, then the least busy, never one holding shuffle output
+   * only it can serve; busy ones, too, get no new tasks and go when idle.
+   */
+  public void preemptionRequested(List<String> named, int more) {
+    List<String> chosen = new ArrayList<>();
+    named.stream().filter(executors::containsKey).forEach(chosen::add);
+    List<String> candidates = executors.keySet().stream().filter(id -> !chosen.contains(id)
+        && !retiring.containsKey(id) && !mapOutputs.holdsUnservedOutput(id))
+        .sorted(java.util.Comparator.comparingInt(scheduler::runningOn)).toList();
+    chosen.addAll(candidates.subList(0, Math.min(more, candidates.size())));
+    for (String id : chosen) {
+      if (retiring.putIfAbsent(id, "given back to the ResourceManager before it preempts it") == null) {
+        LOG.info("Giving back executor {} ({} running task(s)): the ResourceManager is about to preempt {}", id,
+            scheduler.runningOn(id), named.contains(id) ? "its container" : more + " of our containers");
+        retireIfIdle(id);
+      }
+    }
+  }
+
   /** The allocator reports the executor's container completed; a no-op if we already knew. */
   public void containerCompleted(String executorId, String why) {
     if (executors.containsKey(executorId)) {

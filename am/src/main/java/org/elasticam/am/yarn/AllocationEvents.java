@@ -40,6 +40,12 @@ public interface AllocationEvents {
   /** The ResourceManager is decommissioning the node: it takes no new work and will go. */
   default void nodeDecommissioning(String host) {}
 
+  /**
+   * The ResourceManager will preempt: {@code named} executors' containers it will take (strict
+   * and negotiable contracts), and {@code more} further containers it wants back from us.
+   */
+  default void preemptionRequested(List<String> named, int more) {}
+
   /** Something the allocator decided that an operator should see, such as holding requests back. */
   default void warning(String message) {}
 

@@ -148,8 +148,11 @@ public final class YarnAllocator {
     checkPendingMatchesClient();
   }
 
-  /** Applies what one allocate call returned: node changes, grants, then completions. */
+  /** Applies what one allocate call returned: node changes, preemption, grants, then completions. */
   public void handleResponse(AllocateResponse response) {
+    if (response.getPreemptionMessage() != null) {
+      preemption(response.getPreemptionMessage());
+    }
     for (org.apache.hadoop.yarn.api.records.NodeReport n : response.getUpdatedNodes()) {
       org.apache.hadoop.yarn.api.records.NodeState state = n.getNodeState();
       String host = n.getNodeId().getHost();
@@ -168,6 +171,32 @@ public final class YarnAllocator {
     if (!completed.isEmpty()) {
       handleCompleted(completed);
     }
+  }
+
+  /**
+   * The containers the RM will preempt, as executors, and how many more it wants back beyond those
+   * (a negotiable contract may name resources rather than containers: counted in our containers).
+   */
+  private void preemption(org.apache.hadoop.yarn.api.records.PreemptionMessage m) {
+    java.util.Set<String> named = new java.util.LinkedHashSet<>();
+    int wanted = 0;
+    if (m.getStrictContract() != null) {
+      m.getStrictContract().getContainers().forEach(c -> executorIn(c.getId()).ifPresent(named::add));
+    }
+    if (m.getContract() != null) {
+      m.getContract().getContainers().forEach(c -> executorIn(c.getId()).ifPresent(named::add));
+      for (org.apache.hadoop.yarn.api.records.PreemptionResourceRequest r : m.getContract().getResourceRequest()) {
+        wanted += r.getResourceRequest().getNumContainers();
+      }
+    }
+    int more = Math.max(0, wanted - named.size());
+    if (!named.isEmpty() || more > 0) {
+      events.preemptionRequested(List.copyOf(named), more);
+    }
+  }
+
+  private Optional<String> executorIn(org.apache.hadoop.yarn.api.records.ContainerId id) {
+    return core.ledger().container(new ContainerRef(id.toString())).map(h -> h.executor().toString());
   }
 
   private void handleAllocated(List<Container> allocated) {

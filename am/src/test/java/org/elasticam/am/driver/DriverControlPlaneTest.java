@@ -303,4 +303,23 @@ class DriverControlPlaneTest {
     server.shutdownNow();
     e1.get(20, TimeUnit.SECONDS);
   }
+
+  @Test
+  void beforeAPreemptionTheIdleExecutorIsGivenBackAndTheBusyOneKeepsItsTask() throws Exception {
+    int port = startDriver("sleep", "--stages", "1", "--tasks", "1", "--task-ms", "60000");
+    CompletableFuture<Integer> e1 = executor(port, 1, "c1", SECRET);
+    CompletableFuture<Integer> e2 = executor(port, 2, "c2", SECRET);
+    waitFor(() -> driver.tasksRunning() == 1 && driver.registeredExecutors() == 2, "one runs the task, one idles");
+    loop.call(() -> {
+      driver.preemptionRequested(List.of(), 1);
+      return null;
+    });
+    assertEquals(1, killed.size(), killed.toString());
+    assertTrue(killed.get(0).endsWith(": given back to the ResourceManager before it preempts it"), killed.toString());
+    assertEquals(1, loop.call(driver::tasksRunning), "the running task was not touched");
+    assertEquals(1, loop.call(driver::registeredExecutors));
+    server.shutdownNow();
+    e1.get(20, TimeUnit.SECONDS);
+    e2.get(20, TimeUnit.SECONDS);
+  }
 }

@@ -46,6 +46,7 @@ import org.apache.hadoop.yarn.exceptions.YarnException;
 public final class FakeResourceManager implements ApplicationMasterProtocol, java.io.Closeable {
 
   /** One node of the fake cluster. */
+  private org.apache.hadoop.yarn.api.records.PreemptionMessage nextPreemption;
   private final List<org.apache.hadoop.yarn.api.records.NodeReport> nodeUpdates = new ArrayList<>();
   private static final class Node {
     final String host;
@@ -140,8 +141,10 @@ public final class FakeResourceManager implements ApplicationMasterProtocol, jav
     nextCommand = null;
     List<org.apache.hadoop.yarn.api.records.NodeReport> updated = new ArrayList<>(nodeUpdates);
     nodeUpdates.clear();
+    org.apache.hadoop.yarn.api.records.PreemptionMessage preemption = nextPreemption;
+    nextPreemption = null;
     return AllocateResponse.newInstance(++responseId, completed, allocated, updated,
-        Resource.newInstance(freeMb(), 1), command, nodes.size(), null, List.of());
+        Resource.newInstance(freeMb(), 1), command, nodes.size(), preemption, List.of());
   }
 
   // ---- scheduling --------------------------------------------------------------------------------
@@ -267,6 +270,26 @@ public final class FakeResourceManager implements ApplicationMasterProtocol, jav
     }
     nodes.get(c.getNodeId().getHost()).usedMb -= c.getResource().getMemorySize();
     toComplete.add(ContainerStatus.newInstance(id, ContainerState.COMPLETE, diagnostics, exitStatus));
+  }
+
+  /**
+   * The next allocate response warns of preemption: these containers (strict contract), and
+   * {@code more} containers of {@code mb} MiB wherever (negotiable contract).
+   */
+  public synchronized void preemptNext(List<ContainerId> strict, int more, int mb) {
+    var p = org.apache.hadoop.yarn.util.Records.newRecord(org.apache.hadoop.yarn.api.records.PreemptionMessage.class);
+    var s = org.apache.hadoop.yarn.util.Records.newRecord(
+        org.apache.hadoop.yarn.api.records.StrictPreemptionContract.class);
+    s.setContainers(strict.stream().map(org.apache.hadoop.yarn.api.records.PreemptionContainer::newInstance)
+        .collect(java.util.stream.Collectors.toSet()));
+    p.setStrictContract(s);
+    if (more > 0) {
+      ResourceRequest rr = ResourceRequest.newInstance(Priority.newInstance(0), ResourceRequest.ANY,
+          Resource.newInstance(mb, 1), more);
+      p.setContract(org.apache.hadoop.yarn.api.records.PreemptionContract.newInstance(
+          List.of(org.apache.hadoop.yarn.api.records.PreemptionResourceRequest.newInstance(rr)), java.util.Set.of()));
+    }
+    nextPreemption = p;
   }
 
   /** The node changes state; the next allocate response reports it, as the RM's updated nodes. */

@@ -39,6 +39,7 @@ class YarnAllocatorTest {
   private final FakeLauncher launcher = new FakeLauncher();
   private final List<ContainerCompleted> completions = new ArrayList<>();
   private final List<String> nodeChanges = new ArrayList<>();
+  private final List<String> preemptions = new ArrayList<>();
   private final List<String> failures = new ArrayList<>();
   private AMRMClient<ContainerRequest> client;
   private YarnAllocator allocator;
@@ -74,6 +75,11 @@ class YarnAllocatorTest {
       @Override
       public void nodeDecommissioning(String host) {
         nodeChanges.add(host + " DECOMMISSIONING");
+      }
+
+      @Override
+      public void preemptionRequested(List<String> named, int more) {
+        preemptions.add(named + " +" + more);
       }
     };
     return new YarnAllocator(client, launcher, Runnable::run, core, RESOURCE, Optional.empty(),
@@ -415,5 +421,16 @@ class YarnAllocatorTest {
     heartbeat();
     heartbeat();
     assertEquals(List.of("host1 LOST", "host2 DECOMMISSIONING", "host4 UNHEALTHY"), nodeChanges);
+  }
+
+  @Test
+  void aPreemptionWarningNamesOurExecutorsAndHowManyMoreTheRmWants() {
+    target(2);
+    List<Container> c = grant("host1", "host2");
+    rm.preemptNext(List.of(c.get(1).getId()), 2, 1024);
+    heartbeat();
+    heartbeat();
+    // container 2 holds executor 2; the contract asks 2 containers, one of them already named
+    assertEquals(List.of("[2] +1"), preemptions);
   }
 }
