@@ -147,7 +147,12 @@ class WordCountIT {
     ItCluster.ClientRun run = job.get(180, TimeUnit.SECONDS);
     assertEquals(0, run.exitCode(), run.out() + run.err());
     assertEquals(expected, Corpus.output(fs, output("nm-restart"), REDUCERS));
-    assertNoMapRanTwice(it.events(id));
+    List<JsonNode> events = it.events(id);
+    assertNoMapRanTwice(events);
+    // A supervised NodeManager with recovery leaves its containers running: the executors survive.
+    assertEquals(2, ItCluster.ofType(events, "executor_registered").size(), "no executor was replaced");
+    assertTrue(ItCluster.ofType(events, "executor_removed").stream()
+        .allMatch(e -> e.path("reason").asText().equals("app_end")), "no executor was lost before the end");
   }
 
   @Test
