@@ -82,6 +82,8 @@ class NodeLostIT {
             && e.path("status").asText().equals("SUCCESS")).toList();
     assertEquals(2, rerun.size(), "map task " + task + " ran again: " + rerun);
     assertTrue(!rerun.get(1).path("host").asText().equals(host), "elsewhere");
+    assertTrue(ItCluster.ofType(events, "stage_resubmitted").stream().anyMatch(e -> e.path("reason").asText()
+        .equals("its node " + host + " was lost, and its shuffle service with it")), "the re-run says why");
     assertEquals(List.of(), ItCluster.ofType(events, "fetch_failed"), "no reducer had to find out by failing: "
         + "the lost maps ran again first (reduce stage submitted at " + reduceSubmitted + ")");
   }

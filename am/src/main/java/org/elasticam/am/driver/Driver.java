@@ -275,7 +275,7 @@ public final class Driver implements DriverService.SessionHandler {
     for (int p : shuffleParents(stage)) {
       List<Integer> missing = mapOutputs.missing(p);
       if (!missing.isEmpty()) {
-        waitFor(stage.id(), p, missing, "its executors are gone and no shuffle service kept their output");
+        waitFor(stage.id(), p, missing, mapOutputs.lostWhy(p));
       }
     }
     syncTarget();

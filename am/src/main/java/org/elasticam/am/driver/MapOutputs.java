@@ -25,6 +25,8 @@ final class MapOutputs {
 
   private final Map<Integer, Output[]> byShuffle = new HashMap<>();
   private final Map<Integer, Set<Integer>> lost = new HashMap<>();
+  /** Per shuffle, why its output was last lost, for the log of the re-run it causes. */
+  private final Map<Integer, String> lostWhy = new HashMap<>();
 
   void register(int shuffleId, int maps) {
     byShuffle.putIfAbsent(shuffleId, new Output[maps]);
@@ -34,6 +36,7 @@ final class MapOutputs {
   void forget(int shuffleId) {
     byShuffle.remove(shuffleId);
     lost.remove(shuffleId);
+    lostWhy.remove(shuffleId);
   }
 
   boolean isShuffle(int shuffleId) {
@@ -74,6 +77,7 @@ final class MapOutputs {
         if (outputs[m] != null && !outputs[m].external() && outputs[m].executorId().equals(executorId)) {
           outputs[m] = null;
           lost.computeIfAbsent(shuffle, k -> new HashSet<>()).add(m);
+          lostWhy.put(shuffle, "its executors are gone and no shuffle service kept their output");
           affected.add(shuffle);
         }
       }
@@ -92,11 +96,17 @@ final class MapOutputs {
         if (outputs[m] != null && outputs[m].host().equals(host)) {
           outputs[m] = null;
           lost.computeIfAbsent(shuffle, k -> new HashSet<>()).add(m);
+          lostWhy.put(shuffle, "its node " + host + " was lost, and its shuffle service with it");
           affected.add(shuffle);
         }
       }
     });
     return affected;
+  }
+
+  /** Why the shuffle's output was last lost. */
+  String lostWhy(int shuffleId) {
+    return lostWhy.getOrDefault(shuffleId, "its output is missing");
   }
 
   /** Whether map {@code mapId}'s output was lost before: its re-run replaces what is on disk. */

@@ -63,6 +63,7 @@ class MapOutputsTest {
     assertEquals(List.of(0), outputs.missing(0));
     assertEquals(List.of(), outputs.missing(5), "the service still serves what executor 1 wrote");
     assertFalse(outputs.holdsUnservedOutput("1"));
+    assertEquals("its executors are gone and no shuffle service kept their output", outputs.lostWhy(0));
   }
 
   @Test
@@ -73,6 +74,7 @@ class MapOutputsTest {
     outputs.put(0, 2, on("2", true));
     assertEquals(Set.of(0), outputs.hostLost("h1"));
     assertEquals(List.of(0, 1), outputs.missing(0), "the node's shuffle service went with it");
+    assertEquals("its node h1 was lost, and its shuffle service with it", outputs.lostWhy(0));
     assertTrue(outputs.wasLost(0, 1));
     assertEquals(Set.of(), outputs.hostLost("h9"));
   }
