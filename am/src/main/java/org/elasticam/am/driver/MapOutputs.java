@@ -71,18 +71,8 @@ final class MapOutputs {
    * serves stays). Returns the shuffles that lost output.
    */
   Set<Integer> executorLost(String executorId) {
-    Set<Integer> affected = new TreeSet<>();
-    byShuffle.forEach((shuffle, outputs) -> {
-      for (int m = 0; m < outputs.length; m++) {
-        if (outputs[m] != null && !outputs[m].external() && outputs[m].executorId().equals(executorId)) {
-          outputs[m] = null;
-          lost.computeIfAbsent(shuffle, k -> new HashSet<>()).add(m);
-          lostWhy.put(shuffle, "its executors are gone and no shuffle service kept their output");
-          affected.add(shuffle);
-        }
-      }
-    });
-    return affected;
+    return loseWhere(o -> !o.external() && o.executorId().equals(executorId),
+        "its executors are gone and no shuffle service kept their output");
   }
 
   /**
@@ -90,13 +80,17 @@ final class MapOutputs {
    * too. Returns the shuffles that lost output.
    */
   Set<Integer> hostLost(String host) {
+    return loseWhere(o -> o.host().equals(host), "its node " + host + " was lost, and its shuffle service with it");
+  }
+
+  private Set<Integer> loseWhere(java.util.function.Predicate<Output> gone, String why) {
     Set<Integer> affected = new TreeSet<>();
     byShuffle.forEach((shuffle, outputs) -> {
       for (int m = 0; m < outputs.length; m++) {
-        if (outputs[m] != null && outputs[m].host().equals(host)) {
+        if (outputs[m] != null && gone.test(outputs[m])) {
           outputs[m] = null;
           lost.computeIfAbsent(shuffle, k -> new HashSet<>()).add(m);
-          lostWhy.put(shuffle, "its node " + host + " was lost, and its shuffle service with it");
+          lostWhy.put(shuffle, why);
           affected.add(shuffle);
         }
       }

@@ -168,10 +168,7 @@ class DriverControlPlaneTest {
     int port = startDriver("sleep", "--stages", "1", "--tasks", "2", "--task-ms", "60000");
     CompletableFuture<Integer> e1 = executor(port, 1, "c1", SECRET);
     // Wait until executor 1 runs both tasks, then cut the connection under it.
-    for (int i = 0; i < 400 && loop.call(driver::tasksRunning) < 2; i++) {
-      Thread.sleep(25);
-    }
-    assertEquals(2, loop.call(driver::tasksRunning));
+    waitFor(() -> driver.tasksRunning() == 2, "executor 1 runs both tasks");
     server.shutdownNow();
     assertEquals(ExitCodes.DRIVER_LOST, e1.get(20, TimeUnit.SECONDS));
     for (int i = 0; i < 100 && killed.isEmpty(); i++) {
