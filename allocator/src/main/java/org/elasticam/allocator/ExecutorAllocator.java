@@ -169,6 +169,20 @@ public final class ExecutorAllocator {
     return new Plan(actions);
   }
 
+  /**
+   * After an AM restart: the containers the earlier attempt launched executors in and which the
+   * ResourceManager kept for us. They count as running at once, so the target is not asked for
+   * twice while their executors find the new AM; and they did start, so a later failure of one is
+   * no failure to start. Executors launched from now on are numbered from {@code nextExecutorId}.
+   */
+  public void adopt(List<HeldContainer> survivors, int nextExecutorId) {
+    ledger.numberExecutorsFrom(nextExecutorId);
+    for (HeldContainer c : survivors) {
+      ledger.adoptExecutor(c.container(), c.executor(), c.host(), c.grantedAtMs());
+      registered.add(c.executor());
+    }
+  }
+
   /** The executor registered with the driver: starting executors works. */
   public void onRegistered(ExecutorId id) {
     registered.add(id);

@@ -53,6 +53,24 @@ class ExecutorAllocatorTest {
   }
 
   @Test
+  void adoptedExecutorsCountAsRunningAndLaterOnesAreNumberedAfterThem() {
+    alloc.adopt(List.of(
+        new org.elasticam.allocator.ledger.HeldContainer(new ContainerRef("old-7"), new ExecutorId(7), "h1",
+            org.elasticam.allocator.ledger.HeldContainer.State.RUNNING, 500, 500),
+        new org.elasticam.allocator.ledger.HeldContainer(new ContainerRef("old-3"), new ExecutorId(3), "h2",
+            org.elasticam.allocator.ledger.HeldContainer.State.RUNNING, 500, 500)), 9);
+    assertEquals(2, alloc.running());
+    // A target of 3 with two survivors asks for one container, not three.
+    assertEquals(1, target(3).all(AddAsk.class).size());
+    assertEquals(List.of(new ExecutorId(9)), grant("h3").stream().map(LaunchExecutor::executor).toList());
+    // A survivor that crashes later did start once: it is a failure, but no failure to start.
+    Plan crash = exit(new ContainerRef("old-7"), 1);
+    assertTrue(crash.all(Warn.class).stream().noneMatch(w -> w.message().contains("failed to start")),
+        crash.actions().toString());
+    assertEquals(2, alloc.running());
+  }
+
+  @Test
   void executorIdsCountUpFromOne() {
     target(2);
     List<LaunchExecutor> l = grant("h1", "h2");

@@ -49,5 +49,13 @@ public interface AllocationPolicy {
   /** The AM restarted. */
   void reset(long nowMs);
 
+  /**
+   * The AM restarted and {@code survivors} executors of the earlier attempt are coming back to it
+   * (they re-register one by one). By default the policy starts over, as Spark's does.
+   */
+  default void restarted(int survivors, long nowMs) {
+    reset(nowMs);
+  }
+
   int target();
 }

@@ -287,7 +287,17 @@ public final class ElasticPolicy extends TrackingPolicy {
   /** After an AM restart: start from the executors still alive, not from the initial target. */
   @Override
   public void reset(long nowMs) {
-    target = Math.max(Math.min(s.maxExecutors(), monitor.executorCount()), s.initialExecutors());
+    restarted(0, nowMs);
+  }
+
+  /**
+   * Keeps the survivors of the earlier attempt as the target while they re-register: asking for
+   * the initial target instead would release live executors, or ask again for ones on their way.
+   */
+  @Override
+  public void restarted(int survivors, long nowMs) {
+    int live = Math.max(survivors, monitor.executorCount());
+    target = Math.max(Math.min(s.maxExecutors(), live), s.initialExecutors());
     resetRamp();
   }
 }

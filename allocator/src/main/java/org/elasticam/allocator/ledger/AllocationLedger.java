@@ -70,6 +70,33 @@ public final class AllocationLedger {
     return c;
   }
 
+  /**
+   * A container an earlier attempt of the AM launched executor {@code id} in, and which outlived
+   * that attempt: held as running, and later executors are numbered after it.
+   */
+  public HeldContainer adoptExecutor(ContainerRef container, ExecutorId id, String host, long grantedAtMs) {
+    if (held.containsKey(container) || containerOf.containsKey(id)) {
+      throw new IllegalStateException("adopting " + container + " as executor " + id + " twice");
+    }
+    HeldContainer c = new HeldContainer(container, id, host, State.RUNNING, grantedAtMs, grantedAtMs);
+    held.put(container, c);
+    containerOf.put(id, container);
+    activeOnHost.merge(host, 1, Integer::sum);
+    running++;
+    numberExecutorsFrom(id.value() + 1);
+    return c;
+  }
+
+  /** Executors launched from now on get ids from {@code next} up (an earlier attempt used those below). */
+  public void numberExecutorsFrom(int next) {
+    nextExecutor = Math.max(nextExecutor, next);
+  }
+
+  /** The id the next executor will get. */
+  public int nextExecutorId() {
+    return nextExecutor;
+  }
+
   /** The launch succeeded; false when the container is no longer starting (released meanwhile). */
   public boolean markRunning(ContainerRef container) {
     HeldContainer c = held.get(container);

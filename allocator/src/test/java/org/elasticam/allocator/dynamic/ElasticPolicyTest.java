@@ -146,4 +146,14 @@ class ElasticPolicyTest {
     p.reset(now);
     assertEquals(5, p.target());
   }
+
+  @Test
+  void afterARestartTheSurvivorsStillOnTheirWayCountAndTheCeilingHolds() {
+    ElasticPolicy fresh = policy(0, 10, 1);
+    fresh.restarted(4, now);
+    assertEquals(4, fresh.target(), "survivors that have not re-registered yet are the target");
+    ElasticPolicy capped = policy(0, 3, 1);
+    capped.restarted(6, now);
+    assertEquals(3, capped.target());
+  }
 }
