@@ -49,7 +49,14 @@ import org.elasticam.am.job.JobSpec;
 import org.elasticam.am.job.StreamingPlan;
 import org.elasticam.am.loop.AmLoop;
 import org.elasticam.am.status.StatusServer;
+import org.elasticam.allocator.ledger.HeldContainer;
+import org.elasticam.allocator.model.ContainerRef;
+import org.elasticam.allocator.model.ExecutorId;
+import org.elasticam.am.driver.Recovery;
+import org.elasticam.am.recovery.EndpointFile;
+import org.elasticam.am.recovery.RecoveryJournal;
 import org.elasticam.am.yarn.RackLookup;
+import org.elasticam.rpc.journal.AmJournal;
 import org.elasticam.am.yarn.YarnAllocator;
 import org.elasticam.conf.ShuffleKeys;
 import org.elasticam.shuffle.protocol.RequestSigner;
@@ -146,18 +153,39 @@ public final class ApplicationMaster {
     }
     ExecutorSeconds executorSeconds = new ExecutorSeconds();
     AmLoop loop = new AmLoop(t -> done.complete(Outcome.failed("internal error in the AM: " + t)));
-    EventLog events = openEventLog(appId);
+    Optional<AmJournal> previous = previousJournal(attempt.getAttemptId());
+    EventLog events = openEventLog(appId, attempt.getAttemptId() > 1);
     AmMetrics metrics = new AmMetrics().register();
     AmEvents amEvents = new AmEvents(events, executorSeconds, metrics, clock);
     try (loop; events; ClusterNodes nodes = new ClusterNodes(conf); AutoCloseable m = metrics::unregister) {
       events.write("app_start", "app_id", appId, "attempt", attempt.getAttemptId(), "conf",
           elastic.resolvedForDisplay(), "job", job.toArgs());
-      return runWith(loop, events, amEvents, executorSeconds, nodes, appId, amHost, secret);
+      return runWith(loop, events, amEvents, executorSeconds, nodes, appId, amHost, secret, attempt.getAttemptId(),
+          previous);
+    }
+  }
+
+  /** Whether a new attempt of this AM keeps the executors: the application may have more than one. */
+  private boolean recoverable() {
+    return elastic.getOptional(YarnKeys.MAX_APP_ATTEMPTS).orElse(1) > 1;
+  }
+
+  /** What the earlier attempts journaled; empty on a first attempt, or when there is nothing to read. */
+  private Optional<AmJournal> previousJournal(int attempt) {
+    if (attempt <= 1 || !recoverable()) {
+      return Optional.empty();
+    }
+    try {
+      return RecoveryJournal.read(conf, requireEnv(AmFiles.ENV_STAGING_DIR));
+    } catch (IOException e) {
+      LOG.warn("Cannot read the journal of the earlier attempt; starting the job over: {}", e.toString());
+      return Optional.empty();
     }
   }
 
   private int runWith(AmLoop loop, EventLog events, AmEvents amEvents, ExecutorSeconds executorSeconds,
-      ClusterNodes nodes, String appId, String amHost, byte[] secret) throws Exception {
+      ClusterNodes nodes, String appId, String amHost, byte[] secret, int attempt, Optional<AmJournal> previous)
+      throws Exception {
     JobPlan plan;
     try {
       plan = BuiltInJobs.plan(job, nodes.liveHosts(), conf);
@@ -186,7 +214,8 @@ public final class ApplicationMaster {
     LOG.info("Registered with the ResourceManager; control plane on {}:{}, status at {}", amHost, grpc.getPort(),
         trackingUrl);
     loop.call(() -> {
-      events.write("am_registered", "host", amHost, "rpc_port", grpc.getPort(), "tracking_url", trackingUrl);
+      events.write("am_registered", "host", amHost, "rpc_port", grpc.getPort(), "tracking_url", trackingUrl,
+          "pid", ProcessHandle.current().pid());
       return null;
     });
     Resource resource = Resource.newInstance(elastic.executorContainerMebibytes(), elastic.get(ExecutorKeys.CORES));
@@ -197,9 +226,13 @@ public final class ApplicationMaster {
           new ExecutorAllocator(AllocatorSettings.from(elastic)), resource,
           elastic.getOptional(YarnKeys.NODE_LABEL_EXPRESSION).filter(s -> !s.isBlank()), RackLookup.hadoop(conf),
           nodes, amEvents, clock);
-      Outcome outcome = plan == null ? done.get()
-          : drive(loop, events, amEvents, holder, allocator, amClient, plan, appId, nodes);
-      return finish(outcome, loop, events, amEvents, executorSeconds, holder, allocator, amClient, trackingUrl);
+      Restart restart = loop.call(() -> resume(reg, previous, attempt, allocator, executorSeconds, events));
+      try (AutoCloseable j = restart.journal() == null ? () -> { } : restart.journal()) {
+        Outcome outcome = plan == null ? done.get()
+            : drive(loop, events, amEvents, holder, allocator, amClient, plan, appId, nodes, restart,
+                amHost, grpc.getPort());
+        return finish(outcome, loop, events, amEvents, executorSeconds, holder, allocator, amClient, trackingUrl);
+      }
     } finally {
       grpc.shutdownNow();
       status.close();
@@ -207,8 +240,55 @@ public final class ApplicationMaster {
     }
   }
 
+  /**
+   * This attempt's journal, and what it takes over from the earlier ones: the containers the
+   * ResourceManager kept, whose executors will re-register, and the stages already completed.
+   *
+   * @param journal null when the application has a single attempt
+   * @param recovery null on a first attempt, or when the earlier one left no journal
+   */
+  private record Restart(RecoveryJournal journal, Recovery recovery) {}
+
+  /** Event loop. */
+  private Restart resume(RegisterApplicationMasterResponse reg, Optional<AmJournal> previous, int attempt,
+      YarnAllocator allocator, ExecutorSeconds executorSeconds, EventLog events) throws IOException {
+    if (!recoverable()) {
+      return new Restart(null, null);
+    }
+    String staging = requireEnv(AmFiles.ENV_STAGING_DIR);
+    List<org.apache.hadoop.yarn.api.records.Container> kept = reg.getContainersFromPreviousAttempts();
+    Map<String, HeldContainer> known = new LinkedHashMap<>();
+    previous.ifPresent(p -> p.getExecutorsList().forEach(e -> known.put(e.getContainerId(), new HeldContainer(
+        new ContainerRef(e.getContainerId()), new ExecutorId(e.getExecutorId()), e.getHost(),
+        HeldContainer.State.RUNNING, e.getGrantedAtMs(), e.getGrantedAtMs()))));
+    int nextId = previous.map(AmJournal::getNextExecutorId).orElse(1);
+    List<HeldContainer> adopted = attempt > 1 ? allocator.adopt(kept, known, nextId) : List.of();
+    previous.ifPresent(p -> executorSeconds.carryOver(p.getCompletedExecutorMs()));
+    adopted.forEach(c -> executorSeconds.allocated(c.container().id(), c.grantedAtMs()));
+    List<org.elasticam.rpc.journal.JournalStage> stagesDone =
+        previous.map(AmJournal::getCompletedStagesList).orElse(List.of());
+    RecoveryJournal journal = RecoveryJournal.start(conf, staging, attempt,
+        allocator.core().ledger().nextExecutorId(), adopted.stream().map(RecoveryJournal::entry).toList(),
+        stagesDone, executorSeconds::completedMs);
+    allocator.recordTo(journal);
+    if (attempt <= 1) {
+      return new Restart(journal, null);
+    }
+    java.util.Set<String> survivors = new java.util.HashSet<>();
+    adopted.forEach(c -> survivors.add(c.executor().toString()));
+    LOG.info("Attempt {} of the ApplicationMaster: the ResourceManager kept {} container(s); {} executor(s) adopted,"
+        + " {} stage(s) completed before the restart{}", attempt, kept.size(), adopted.size(), stagesDone.size(),
+        previous.isPresent() ? "" : " (no journal found: the job starts over)");
+    events.write("am_recovered", "attempt", attempt, "containers_kept", kept.size(), "executors_adopted",
+        adopted.stream().map(c -> c.executor().toString()).toList(), "stages_recovered",
+        stagesDone.stream().map(org.elasticam.rpc.journal.JournalStage::getStageId).toList(), "journal_found",
+        previous.isPresent());
+    return new Restart(journal, new Recovery(stagesDone, survivors, elastic.get(ExecutorKeys.REREGISTER_TIMEOUT)));
+  }
+
   private Outcome drive(AmLoop loop, EventLog events, AmEvents amEvents, DriverHolder holder, YarnAllocator allocator,
-      AMRMClient<ContainerRequest> amClient, JobPlan plan, String appId, ClusterNodes nodes) throws Exception {
+      AMRMClient<ContainerRequest> amClient, JobPlan plan, String appId, ClusterNodes nodes, Restart restart,
+      String amHost, int rpcPort) throws Exception {
     RackLookup racks = RackLookup.hadoop(conf);
     TaskScheduler scheduler = new TaskScheduler(elastic.get(ExecutorKeys.TASK_MAX_FAILURES),
         elastic.get(ExecutorKeys.LOCALITY_WAIT), racks::rackOf);
@@ -228,7 +308,19 @@ public final class ApplicationMaster {
     Driver driver = new Driver(DriverSettings.from(elastic, appId), loop, plan, scheduler, port, events, clock,
         done::complete, policy, streamingPolicy, elastic.get(org.elasticam.conf.StreamingKeys.DEBUG));
     amEvents.attach(driver);
-    holder.set(driver, allocator);
+    if (restart.journal() != null) {
+      driver.recordTo(restart.journal());
+    }
+    if (restart.recovery() != null) {
+      driver.recover(restart.recovery());
+    }
+    loop.call(() -> {
+      holder.set(driver, allocator);
+      return null;
+    });
+    if (restart.journal() != null) {
+      publishEndpoint(amHost, rpcPort);
+    }
     hb[0] = new Heartbeater(amClient, loop, allocator, driver, amEvents.metrics(), elastic.initialAllocationInterval(),
         elastic.get(YarnKeys.HEARTBEAT_INTERVAL), done::complete);
     loop.execute(driver::start);
@@ -329,13 +421,23 @@ public final class ApplicationMaster {
         .start();
   }
 
-  private EventLog openEventLog(String appId) {
+  /** Executors that outlived an earlier attempt look here for this one. */
+  private void publishEndpoint(String host, int port) {
+    try {
+      EndpointFile.publish(conf, requireEnv(AmFiles.ENV_STAGING_DIR), host, port);
+    } catch (IOException e) {
+      LOG.warn("Could not publish the control plane's endpoint; executors will not survive a restart of this AM: {}",
+          e.toString());
+    }
+  }
+
+  private EventLog openEventLog(String appId, boolean continuing) {
     try {
       FileSystem fs = FileSystem.get(conf);
       org.apache.hadoop.fs.Path dir = elastic.getOptional(ExecutorKeys.EVENT_LOG_DIR)
           .map(org.apache.hadoop.fs.Path::new)
           .orElseGet(() -> new org.apache.hadoop.fs.Path(fs.getHomeDirectory(), ".elasticam/events"));
-      EventLog log = EventLog.create(fs, dir, appId, clock);
+      EventLog log = continuing ? EventLog.continueOrCreate(fs, dir, appId, clock) : EventLog.create(fs, dir, appId, clock);
       LOG.info("Event log: {}", log.path());
       return log;
     } catch (IOException e) {
@@ -370,7 +472,8 @@ public final class ApplicationMaster {
             YarnConfiguration.DEFAULT_YARN_CROSS_PLATFORM_APPLICATION_CLASSPATH)),
         executorTokens(), serviceData, job.kind() == JobSpec.Kind.USER ? Optional.of(AmFiles.USER_JAR) : Optional.empty(),
         service ? Optional.of(serviceName) : Optional.empty(), elastic.get(ShuffleKeys.READ_LOCAL_DIRECTLY),
-        shuffleClientConf());
+        shuffleClientConf(), recoverable() ? Optional.of(EndpointFile.uri(conf, requireEnv(AmFiles.ENV_STAGING_DIR)))
+            : Optional.empty(), elastic.get(ExecutorKeys.REREGISTER_TIMEOUT));
   }
 
   /** The elasticam.shuffle.client.* keys of this submission, for executors' fetch clients. */

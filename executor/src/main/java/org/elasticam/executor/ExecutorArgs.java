@@ -1,5 +1,7 @@
 package org.elasticam.executor;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -9,15 +11,20 @@ import java.util.Optional;
  * The executor's command line, as the launcher writes it:
  * {@code --driver host:port --executor-id N --app-id A --cores C --task-cpus T
  * --heartbeat-ms H --heartbeat-timeout-ms X [--user-jar path] [--shuffle-service name]
- * [--shuffle-local-read direct|fetch] [--shuffle-client-conf key=value,...]}.
+ * [--shuffle-local-read direct|fetch] [--shuffle-client-conf key=value,...]
+ * [--driver-endpoint-file uri --reregister-timeout-ms N]}.
  *
  * @param shuffleService the NodeManager's shuffle service to register with; empty: serve our own output
  * @param readLocalShuffleDirectly read blocks on this node from the files instead of fetching them
  * @param shuffleClientConf the {@code elasticam.shuffle.client.*} settings of the application
+ * @param driverEndpointFile where a restarted AM publishes its control plane; empty: a lost driver
+ *     is the end (the application has one AM attempt)
+ * @param reregisterTimeout how long to look for a new AM after losing the driver
  */
 public record ExecutorArgs(String driverHost, int driverPort, int executorId, String appId, int cores, int taskCpus,
     Duration heartbeatInterval, Duration heartbeatTimeout, Optional<String> userJar, Optional<String> shuffleService,
-    boolean readLocalShuffleDirectly, Map<String, String> shuffleClientConf) {
+    boolean readLocalShuffleDirectly, Map<String, String> shuffleClientConf, Optional<URI> driverEndpointFile,
+    Duration reregisterTimeout) {
 
   /** @throws IllegalArgumentException naming the bad or missing argument */
   public static ExecutorArgs parse(String[] args) {
@@ -39,7 +46,21 @@ public record ExecutorArgs(String driverHost, int driverPort, int executorId, St
         Duration.ofMillis(intOf(m.getOrDefault("heartbeat-ms", "3000"), "--heartbeat-ms")),
         Duration.ofMillis(intOf(m.getOrDefault("heartbeat-timeout-ms", "60000"), "--heartbeat-timeout-ms")),
         Optional.ofNullable(m.get("user-jar")), Optional.ofNullable(m.get("shuffle-service")),
-        localRead(m.getOrDefault("shuffle-local-read", "direct")), keyValues(m.getOrDefault("shuffle-client-conf", "")));
+        localRead(m.getOrDefault("shuffle-local-read", "direct")), keyValues(m.getOrDefault("shuffle-client-conf", "")),
+        Optional.ofNullable(m.get("driver-endpoint-file")).map(ExecutorArgs::uriOf),
+        Duration.ofMillis(intOf(m.getOrDefault("reregister-timeout-ms", "60000"), "--reregister-timeout-ms")));
+  }
+
+  private static URI uriOf(String s) {
+    try {
+      URI u = new URI(s);
+      if (u.getScheme() == null) {
+        throw new IllegalArgumentException("--driver-endpoint-file must be a qualified URI, got '" + s + "'");
+      }
+      return u;
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException("--driver-endpoint-file is not a URI: '" + s + "'");
+    }
   }
 
   private static Map<String, String> keyValues(String list) {

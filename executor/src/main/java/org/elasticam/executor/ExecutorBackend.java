@@ -4,12 +4,13 @@ import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
+import java.io.IOException;
 import java.nio.file.Path;
-import java.util.concurrent.CountDownLatch;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.elasticam.executor.shuffle.ExecutorShuffle;
 import org.elasticam.rpc.AppSecretAuth;
@@ -27,10 +28,17 @@ import org.slf4j.LoggerFactory;
  * The executor's session with the driver: register, heartbeat, run what it is sent, report, and
  * exit when told to — or by itself when the driver has been silent for the heartbeat timeout, so
  * a lost driver leaves no orphan containers.
+ *
+ * <p>When the application may have another AM attempt ({@link ExecutorArgs#driverEndpointFile}),
+ * losing the driver is not the end: the executor stops its running tasks (no one would hear how
+ * they ended), keeps its shuffle output, and looks for the next attempt's endpoint for up to the
+ * re-register timeout, then registers with it as a survivor.
  */
 public final class ExecutorBackend {
 
   private static final Logger LOG = LoggerFactory.getLogger(ExecutorBackend.class);
+  /** How often to look for a new AM's endpoint after losing the driver. */
+  private static final long REATTACH_POLL_MS = 500;
 
   private final ExecutorArgs args;
   private final String host;
@@ -39,9 +47,9 @@ public final class ExecutorBackend {
   private final Clock clock;
   private final Path scratchRoot;
   private final ExecutorShuffle shuffle;
-  private final AtomicLong lastContactMs = new AtomicLong();
-  private final AtomicInteger exitCode = new AtomicInteger(-1);
-  private final CountDownLatch done = new CountDownLatch(1);
+
+  /** How one connection to a driver ended. */
+  private record End(int code, String why, boolean driverLost, boolean wasRegistered) {}
 
   /** @param shuffle the executor's shuffle, or null when it has none */
   public ExecutorBackend(ExecutorArgs args, String host, String containerId, byte[] secret, Clock clock,
@@ -55,52 +63,107 @@ public final class ExecutorBackend {
     this.shuffle = shuffle;
   }
 
-  /** Runs the session to its end; returns the process exit code. */
+  /** Runs the session to its end, through AM restarts when allowed; returns the process exit code. */
   public int run() throws Exception {
-    ManagedChannel channel = NettyChannelBuilder.forAddress(args.driverHost(), args.driverPort())
-        .usePlaintext()
-        .maxInboundMessageSize(RpcLimits.MAX_MESSAGE_BYTES)
-        .maxInboundMetadataSize(RpcLimits.MAX_METADATA_BYTES)
-        .keepAliveTime(20, TimeUnit.SECONDS)
-        .keepAliveTimeout(10, TimeUnit.SECONDS)
-        .build();
     ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "heartbeat");
       t.setDaemon(true);
       return t;
     });
     try (TaskLoader loader = new TaskLoader(args.userJar())) {
-      lastContactMs.set(clock.nowMs());
-      Session session = new Session(loader);
+      DriverEndpoint endpoint = new DriverEndpoint(args.driverHost(), args.driverPort());
+      DriverEndpoint lost = null;
+      long deadlineMs = Long.MAX_VALUE;
+      boolean reattach = false;
+      while (true) {
+        End end = connect(endpoint, loader, timer, reattach);
+        if (!end.driverLost() || args.driverEndpointFile().isEmpty()) {
+          return exit(end.code(), end.why());
+        }
+        if (end.wasRegistered() || lost == null) {
+          lost = endpoint;
+          deadlineMs = clock.nowMs() + args.reregisterTimeout().toMillis();
+          LOG.warn("Executor {} lost the driver at {} ({}); looking for a new ApplicationMaster attempt for up to {} ms",
+              args.executorId(), endpoint, end.why(), args.reregisterTimeout().toMillis());
+        }
+        if (reattach && !end.wasRegistered()) {
+          // The new AM is up but not ready for us yet: ask again shortly, not in a tight loop.
+          Thread.sleep(REATTACH_POLL_MS);
+        }
+        Optional<DriverEndpoint> next = awaitNewDriver(lost, deadlineMs);
+        if (next.isEmpty()) {
+          return exit(ExitCodes.DRIVER_LOST, "no new ApplicationMaster within " + args.reregisterTimeout().toMillis()
+              + " ms of losing the driver (" + end.why() + ")");
+        }
+        endpoint = next.get();
+        reattach = true;
+      }
+    } finally {
+      timer.shutdownNow();
+    }
+  }
+
+  /** Polls the endpoint file until it names a driver other than the lost one; empty at the deadline. */
+  private Optional<DriverEndpoint> awaitNewDriver(DriverEndpoint lost, long deadlineMs) throws InterruptedException {
+    while (clock.nowMs() < deadlineMs) {
+      try {
+        Optional<DriverEndpoint> e = DriverEndpoint.read(args.driverEndpointFile().get());
+        if (e.isPresent() && !e.get().equals(lost)) {
+          return e;
+        }
+      } catch (IOException | IllegalArgumentException e) {
+        LOG.debug("Could not read the driver endpoint file: {}", e.toString());
+      }
+      Thread.sleep(REATTACH_POLL_MS);
+    }
+    return Optional.empty();
+  }
+
+  /** One connection to one driver, from Register to its end. */
+  private End connect(DriverEndpoint endpoint, TaskLoader loader, ScheduledExecutorService timer, boolean reattach)
+      throws InterruptedException {
+    ManagedChannel channel = NettyChannelBuilder.forAddress(endpoint.host(), endpoint.port())
+        .usePlaintext()
+        .maxInboundMessageSize(RpcLimits.MAX_MESSAGE_BYTES)
+        .maxInboundMetadataSize(RpcLimits.MAX_METADATA_BYTES)
+        .keepAliveTime(20, TimeUnit.SECONDS)
+        .keepAliveTimeout(10, TimeUnit.SECONDS)
+        .build();
+    Session session = new Session(loader);
+    java.util.concurrent.ScheduledFuture<?> beat = null;
+    try {
       StreamObserver<ExecutorMessage> up = DriverGrpc.newStub(channel)
           .withCallCredentials(AppSecretAuth.credentials(secret, clock))
           .session(session);
-      session.start(new Outbox(up));
+      session.start(new Outbox(up), reattach);
       long tick = args.heartbeatInterval().toMillis();
-      timer.scheduleAtFixedRate(session::heartbeat, tick, tick, TimeUnit.MILLISECONDS);
-      done.await();
-      session.close();
-      return exitCode.get();
+      beat = timer.scheduleAtFixedRate(session::heartbeat, tick, tick, TimeUnit.MILLISECONDS);
+      return session.end.get();
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException(e.getCause());
     } finally {
-      timer.shutdownNow();
+      if (beat != null) {
+        beat.cancel(false);
+      }
+      session.close();
       channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
   }
 
-  private void finish(int code, String why) {
-    if (exitCode.compareAndSet(-1, code)) {
-      if (code == ExitCodes.OK) {
-        LOG.info("Executor {} stopping: {}", args.executorId(), why);
-      } else {
-        LOG.error("Executor {} exiting with code {}: {}", args.executorId(), code, why);
-      }
-      done.countDown();
+  private int exit(int code, String why) {
+    if (code == ExitCodes.OK) {
+      LOG.info("Executor {} stopping: {}", args.executorId(), why);
+    } else {
+      LOG.error("Executor {} exiting with code {}: {}", args.executorId(), code, why);
     }
+    return code;
   }
 
-  /** Reads what the driver sends; owns the task runner. */
+  /** Reads what one driver sends; owns the task runner of that connection. */
   private final class Session implements StreamObserver<DriverMessage> {
     private final TaskLoader loader;
+    private final CompletableFuture<End> end = new CompletableFuture<>();
+    private final AtomicLong lastContactMs = new AtomicLong(clock.nowMs());
     private volatile Outbox outbox;
     private volatile TaskRunner runner;
     private volatile boolean registered;
@@ -109,12 +172,13 @@ public final class ExecutorBackend {
       this.loader = loader;
     }
 
-    void start(Outbox out) {
+    void start(Outbox out, boolean reattach) {
       this.outbox = out;
       this.runner = new TaskRunner(args.slots(), loader, String.valueOf(args.executorId()), host,
           scratchRoot, clock, u -> out.send(ExecutorMessage.newBuilder().setTaskUpdate(u).build()), shuffle);
       Register.Builder r = Register.newBuilder().setExecutorId(args.executorId()).setHost(host)
-          .setContainerId(containerId).setCores(args.cores()).setPid(ProcessHandle.current().pid());
+          .setContainerId(containerId).setCores(args.cores()).setPid(ProcessHandle.current().pid())
+          .setReattach(reattach);
       if (shuffle != null) {
         r.setShuffleExternal(shuffle.external());
         shuffle.localDirs().forEach(d -> r.addLocalDirs(d.toString()));
@@ -122,10 +186,14 @@ public final class ExecutorBackend {
       out.send(ExecutorMessage.newBuilder().setRegister(r).build());
     }
 
+    private void finish(int code, String why, boolean driverLost) {
+      end.complete(new End(code, why, driverLost, registered));
+    }
+
     void heartbeat() {
       long silent = clock.nowMs() - lastContactMs.get();
       if (silent > args.heartbeatTimeout().toMillis()) {
-        finish(ExitCodes.DRIVER_LOST, "no word from the driver for " + silent + " ms");
+        finish(ExitCodes.DRIVER_LOST, "no word from the driver for " + silent + " ms", true);
         return;
       }
       Heartbeat.Builder hb = Heartbeat.newBuilder().setSentAtMs(clock.nowMs());
@@ -145,7 +213,7 @@ public final class ExecutorBackend {
         }
         case LAUNCH_TASK -> runner.launch(m.getLaunchTask());
         case KILL_TASK -> runner.kill(m.getKillTask().getTaskId());
-        case SHUTDOWN -> finish(ExitCodes.OK, m.getShutdown().getReason());
+        case SHUTDOWN -> finish(ExitCodes.OK, m.getShutdown().getReason(), false);
         case HEARTBEAT_ACK, BODY_NOT_SET -> { }
         default -> LOG.warn("Ignoring an unknown message from the driver: {}", m.getBodyCase());
       }
@@ -156,20 +224,25 @@ public final class ExecutorBackend {
       Status s = Status.fromThrowable(t);
       if (!registered && (s.getCode() == Status.Code.UNAUTHENTICATED || s.getCode() == Status.Code.FAILED_PRECONDITION
           || s.getCode() == Status.Code.PERMISSION_DENIED)) {
-        finish(ExitCodes.REFUSED, "the driver refused this executor: " + s.getDescription());
+        finish(ExitCodes.REFUSED, "the driver refused this executor: " + s.getDescription(), false);
       } else {
-        finish(ExitCodes.DRIVER_LOST, "lost the driver: " + s.getCode() + " " + s.getDescription());
+        finish(ExitCodes.DRIVER_LOST, "lost the driver: " + s.getCode() + " " + s.getDescription(), true);
       }
     }
 
     @Override
     public void onCompleted() {
-      finish(ExitCodes.OK, "the driver ended the session");
+      finish(ExitCodes.OK, "the driver ended the session", false);
     }
 
+    /** Stops this connection's tasks; the shuffle output they finished stays. */
     void close() {
-      runner.close();
-      outbox.close();
+      if (runner != null) {
+        runner.close();
+      }
+      if (outbox != null) {
+        outbox.close();
+      }
     }
   }
 }

@@ -155,6 +155,8 @@ public final class Submitter {
     ctx.setPriority(Priority.newInstance(elastic.get(YarnKeys.PRIORITY)));
     ctx.setResource(amResource);
     elastic.getOptional(YarnKeys.MAX_APP_ATTEMPTS).ifPresent(ctx::setMaxAppAttempts);
+    // A new attempt takes the executors over instead of starting them all again.
+    ctx.setKeepContainersAcrossApplicationAttempts(elastic.getOptional(YarnKeys.MAX_APP_ATTEMPTS).orElse(1) > 1);
     ctx.setAMContainerSpec(ContainerLaunchContext.newInstance(resources, amEnvironment(staging),
         List.of(amCommand(args.job())), null, credentials(), null));
     yarn.submitApplication(ctx);

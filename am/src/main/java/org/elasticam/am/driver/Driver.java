@@ -76,6 +76,13 @@ public final class Driver implements DriverService.SessionHandler {
   private int target;
   private int stagesDone;
   private Outcome outcome;
+  /** After an AM restart, what the earlier attempts left; null on a first attempt. */
+  private Recovery recovery;
+  private Recovery.Journal journal = Recovery.Journal.NONE;
+  /** Survivors of the earlier attempt that have not re-registered yet. */
+  private final Set<String> awaitingReattach = new java.util.LinkedHashSet<>();
+  /** Tasks of stages an earlier attempt completed, for progress. */
+  private int recoveredTasks;
 
   public Driver(DriverSettings settings, AmLoop loop, JobPlan plan, TaskScheduler scheduler, AllocatorPort allocator,
       EventLog events, Clock clock, Consumer<Outcome> onFinish) {
@@ -112,8 +119,25 @@ public final class Driver implements DriverService.SessionHandler {
     this.onFinish = onFinish;
   }
 
+  /** Records completed stages here, for a later attempt of the AM. Before {@link #start}. */
+  public void recordTo(Recovery.Journal j) {
+    this.journal = j;
+  }
+
+  /**
+   * This attempt follows an AM restart: {@link #start} skips the stages the earlier attempts
+   * completed and waits for their surviving executors. Before {@link #start}.
+   */
+  public void recover(Recovery r) {
+    this.recovery = r;
+    awaitingReattach.addAll(r.survivors());
+  }
+
   /** Asks for the job's executors, submits the first stages, and starts the scheduling tick. */
   public void start() {
+    if (recovery != null && dynamic != null) {
+      dynamic.restarted(recovery.survivors().size(), clock.nowMs());
+    }
     target = dynamic != null ? dynamic.target()
         : streamingPolicy != null && streaming != null ? streamingPolicy.target() : settings.staticTarget();
     String policyName = dynamic != null ? dynamic.name()
@@ -121,13 +145,89 @@ public final class Driver implements DriverService.SessionHandler {
     events.write("target_changed", "target", target, "previous", 0, "reason", policyName.equals("static")
         ? "static allocation (executor.instances)" : "initial executors", "pending_tasks", 0, "running_tasks", 0,
         "policy", policyName);
+    if (recovery != null) {
+      loop.schedule(recovery.reregisterTimeout(), this::giveUpOnSurvivors);
+    }
     if (streaming != null) {
       streaming.start();
+    } else if (recovery != null) {
+      resumeAfterRestart();
     } else {
       submitAll(plan.start(clock.nowMs()));
     }
     syncTarget();
     loop.every(java.time.Duration.ofMillis(org.elasticam.allocator.dynamic.AllocationPolicy.TICK_MS), this::tick);
+  }
+
+  /**
+   * Walks the plan as the earlier attempts did: a stage they completed is marked done with its
+   * shuffle output where they left it, and its children are released as before; every other stage
+   * is submitted. Output only a dead executor served is lost now, so its maps run again before a
+   * reader needs them; survivors' output stays while they re-register.
+   */
+  private void resumeAfterRestart() {
+    long now = clock.nowMs();
+    Map<Integer, org.elasticam.rpc.journal.JournalStage> done = recovery.byStage();
+    java.util.ArrayDeque<JobPlan.Submission> walk = new java.util.ArrayDeque<>(plan.start(now));
+    List<JobPlan.Submission> toSubmit = new ArrayList<>();
+    Set<String> writers = new HashSet<>();
+    int skipped = 0;
+    while (!walk.isEmpty()) {
+      JobPlan.Submission s = walk.poll();
+      org.elasticam.rpc.journal.JournalStage j = done.get(s.stage().id());
+      if (j == null) {
+        toSubmit.add(s);
+        continue;
+      }
+      Stage stage = s.stage();
+      stages.put(stage.id(), stage);
+      if (stage.writesShuffle()) {
+        mapOutputs.register(stage.id(), stage.tasks().size());
+        for (org.elasticam.rpc.journal.JournalMapOutput o : j.getOutputsList()) {
+          if (o.getMapId() >= 0 && o.getMapId() < stage.tasks().size()) {
+            mapOutputs.put(stage.id(), o.getMapId(), Recovery.output(o));
+            writers.add(o.getExecutorId());
+          }
+        }
+      }
+      stagesDone++;
+      skipped++;
+      recoveredTasks += stage.tasks().size();
+      events.write("stage_completed", "stage_id", stage.id(), "recovered", true);
+      walk.addAll(plan.stageCompleted(stage.id(), now));
+    }
+    writers.removeAll(recovery.survivors());
+    writers.forEach(mapOutputs::executorLost);
+    LOG.info("Resuming after an AM restart: {} of {} stages were completed by an earlier attempt; {} executor(s)"
+        + " of it are still running and have {} to re-register", skipped, plan.totalStages(),
+        recovery.survivors().size(), org.elasticam.conf.Durations.format(recovery.reregisterTimeout()));
+    if (stagesDone == plan.totalStages()) {
+      finish(Outcome.succeeded("all " + plan.totalStages() + " stages had succeeded before the AM restarted"));
+      return;
+    }
+    submitAll(toSubmit);
+  }
+
+  /** Survivors that did not come back in time are released; output only they served is lost. */
+  private void giveUpOnSurvivors() {
+    for (String id : List.copyOf(awaitingReattach)) {
+      survivorGone(id);
+      String why = "it did not re-register within " + org.elasticam.conf.Durations.format(recovery.reregisterTimeout())
+          + " of the AM restart (elasticam.executor.reregisterTimeout)";
+      LOG.warn("Releasing executor {}: {}", id, why);
+      allocator.killExecutor(id, why);
+    }
+  }
+
+  private void survivorGone(String id) {
+    if (awaitingReattach.remove(id)) {
+      gone.add(id);
+      Set<Integer> lost = mapOutputs.executorLost(id);
+      if (!lost.isEmpty()) {
+        LOG.info("Executor {} did not come back after the AM restart: its shuffle output of stage(s) {} is lost", id,
+            lost);
+      }
+    }
   }
 
   private void tick() {
@@ -404,12 +504,14 @@ public final class Driver implements DriverService.SessionHandler {
     session.localDirs = List.copyOf(r.getLocalDirsList());
     session.shuffleExternal = r.getShuffleExternal();
     session.lastHeardMs = clock.nowMs();
+    boolean survivor = awaitingReattach.remove(id);
     executors.put(id, session);
     slotsByExecutor.put(id, session.slots);
     allocator.executorRegistered(id);
     scheduler.executorUp(id, r.getHost());
     if (dynamic != null) {
-      long asked = allocator.launched(id).map(AllocatorPort.Launched::askedAtMs).orElse(-1L);
+      // A survivor's start says nothing about how long executors take to start now.
+      long asked = survivor ? -1 : allocator.launched(id).map(AllocatorPort.Launched::askedAtMs).orElse(-1L);
       dynamic.executorAdded(id, asked < 0 ? -1 : clock.nowMs() - asked, clock.nowMs());
     }
     if (streaming != null) {
@@ -417,9 +519,14 @@ public final class Driver implements DriverService.SessionHandler {
     }
     session.send(DriverMessage.newBuilder().setRegistered(Registered.newBuilder().setAppId(settings.appId())
         .setHeartbeatIntervalMs(settings.heartbeatInterval().toMillis())).build());
-    LOG.info("Executor {} registered from {} ({}, {} cores)", id, r.getHost(), r.getContainerId(), r.getCores());
+    if (survivor) {
+      LOG.info("Executor {} re-attached from {} ({}, {} cores): it outlived the earlier AM attempt", id, r.getHost(),
+          r.getContainerId(), r.getCores());
+    } else {
+      LOG.info("Executor {} registered from {} ({}, {} cores)", id, r.getHost(), r.getContainerId(), r.getCores());
+    }
     events.write("executor_registered", "executor_id", id, "container_id", r.getContainerId(), "host", r.getHost(),
-        "cores", r.getCores(), "pid", r.getPid());
+        "cores", r.getCores(), "pid", r.getPid(), "reattached", survivor);
     revive();
   }
 
@@ -517,6 +624,7 @@ public final class Driver implements DriverService.SessionHandler {
 
   /** The allocator reports the executor's container completed; a no-op if we already knew. */
   public void containerCompleted(String executorId, String why) {
+    survivorGone(executorId);
     if (executors.containsKey(executorId)) {
       executorLost(executorId, why, false);
     }
@@ -650,6 +758,9 @@ public final class Driver implements DriverService.SessionHandler {
     if (dynamic != null) {
       dynamic.stageCompleted(stageId, clock.nowMs());
     }
+    if (streaming == null) {
+      journal.stageCompleted(Recovery.stage(stageId, mapOutputs.outputs(stageId)));
+    }
     if (rerunning.remove(stageId)) {
       LOG.info("Stage {} recomputed its lost output", stageId);
       events.write("stage_completed", "stage_id", stageId, "recomputed", true);
@@ -705,7 +816,7 @@ public final class Driver implements DriverService.SessionHandler {
       return Math.min(1f, (float) streaming.batchesDone() / streaming.batches());
     }
     int total = plan.totalTasks();
-    return total == 0 ? 0f : Math.min(1f, (float) scheduler.doneTasks() / total);
+    return total == 0 ? 0f : Math.min(1f, (float) tasksDone() / total);
   }
 
   public int registeredExecutors() {
@@ -717,7 +828,7 @@ public final class Driver implements DriverService.SessionHandler {
   }
 
   public int tasksDone() {
-    return scheduler.doneTasks();
+    return scheduler.doneTasks() + recoveredTasks;
   }
 
   public int tasksTotal() {

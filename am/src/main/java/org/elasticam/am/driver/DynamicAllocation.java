@@ -98,6 +98,11 @@ final class DynamicAllocation {
     policy.executorRemoved(id, nowMs);
   }
 
+  /** The AM restarted with {@code survivors} executors of the earlier attempt on their way back. */
+  void restarted(int survivors, long nowMs) {
+    policy.restarted(survivors, nowMs);
+  }
+
   PolicyDecision tick(long nowMs) {
     return policy.tick(nowMs);
   }

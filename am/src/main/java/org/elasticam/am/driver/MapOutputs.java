@@ -108,6 +108,12 @@ final class MapOutputs {
     return lost.getOrDefault(shuffleId, Set.of()).contains(mapId);
   }
 
+  /** Every map's output of the shuffle, null where it is missing; empty for an unknown shuffle. */
+  List<Output> outputs(int shuffleId) {
+    Output[] outputs = byShuffle.get(shuffleId);
+    return outputs == null ? List.of() : java.util.Arrays.asList(outputs.clone());
+  }
+
   /** Map tasks of the shuffle without output. */
   List<Integer> missing(int shuffleId) {
     Output[] outputs = byShuffle.get(shuffleId);

@@ -52,6 +52,33 @@ public final class EventLog implements AutoCloseable {
     return new EventLog(file, target.create(file, false), clock);
   }
 
+  /**
+   * A later attempt of the AM goes on writing the application's one log. A line the earlier attempt
+   * was killed in the middle of is ended first, so it stays one malformed line that readers skip,
+   * and the next event starts a line of its own.
+   */
+  public static EventLog continueOrCreate(FileSystem fs, Path dir, String applicationId, Clock clock)
+      throws IOException {
+    FileSystem target = fs instanceof LocalFileSystem local ? local.getRawFileSystem() : fs;
+    Path file = new Path(target.makeQualified(dir), applicationId + ".jsonl");
+    if (!target.exists(file)) {
+      return create(fs, dir, applicationId, clock);
+    }
+    long len = target.getFileStatus(file).getLen();
+    boolean partial = false;
+    if (len > 0) {
+      try (org.apache.hadoop.fs.FSDataInputStream in = target.open(file)) {
+        in.seek(len - 1);
+        partial = in.read() != '\n';
+      }
+    }
+    OutputStream out = target.append(file);
+    if (partial) {
+      out.write('\n');
+    }
+    return new EventLog(file, out, clock);
+  }
+
   /** A log that writes nowhere, when none could be opened. */
   public static EventLog discarding(Clock clock) {
     return new EventLog(null, OutputStream.nullOutputStream(), clock);

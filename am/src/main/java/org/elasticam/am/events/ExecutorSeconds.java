@@ -14,6 +14,16 @@ public final class ExecutorSeconds {
   private final Map<String, Long> releasedAt = new HashMap<>();
   private long totalMs;
 
+  /** Executor time spent by earlier attempts of the AM on containers that completed then. */
+  public void carryOver(long completedMs) {
+    totalMs += completedMs;
+  }
+
+  /** Executor-milliseconds of the containers that completed so far (and those carried over). */
+  public long completedMs() {
+    return totalMs;
+  }
+
   public void allocated(String container, long nowMs) {
     allocatedAt.putIfAbsent(container, nowMs);
   }

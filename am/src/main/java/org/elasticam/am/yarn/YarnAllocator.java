@@ -74,6 +74,7 @@ public final class YarnAllocator {
   private final Map<ContainerRef, Container> containers = new HashMap<>();
   private final Map<ContainerRef, Map<String, ByteBuffer>> serviceMetadata = new HashMap<>();
   private Optional<String> failure = Optional.empty();
+  private ContainerJournal journal = ContainerJournal.NONE;
 
   public YarnAllocator(AMRMClient<ContainerRequest> amClient, ExecutorLauncher launcher, Executor loop,
       ExecutorAllocator core, Resource executorResource, Optional<String> nodeLabel, RackLookup racks,
@@ -88,6 +89,38 @@ public final class YarnAllocator {
     this.nodes = nodes;
     this.events = events;
     this.clock = clock;
+  }
+
+  /** From now on, executors are launched only once {@code j} has recorded their containers. */
+  public void recordTo(ContainerJournal j) {
+    this.journal = j;
+  }
+
+  /**
+   * After an AM restart: adopts the containers the ResourceManager kept from earlier attempts
+   * whose executors the journal names; releases the others (none, unless the journal was lost).
+   *
+   * @param known the journal's executors by container id
+   * @return the adopted containers
+   */
+  public List<org.elasticam.allocator.ledger.HeldContainer> adopt(List<Container> previous,
+      Map<String, org.elasticam.allocator.ledger.HeldContainer> known, int nextExecutorId) {
+    List<org.elasticam.allocator.ledger.HeldContainer> adopted = new ArrayList<>();
+    for (Container c : previous) {
+      ContainerRef ref = new ContainerRef(c.getId().toString());
+      org.elasticam.allocator.ledger.HeldContainer h = known.get(ref.id());
+      if (h == null) {
+        LOG.warn("Releasing {} on {}, kept from an earlier attempt: its journal does not say which executor runs"
+            + " there", ref, c.getNodeId().getHost());
+        amClient.releaseAssignedContainer(c.getId());
+        events.containerReleased(ref.id(), "kept from an earlier AM attempt, but not in its journal");
+        continue;
+      }
+      containers.put(ref, c);
+      adopted.add(h);
+    }
+    core.adopt(adopted, nextExecutorId);
+    return adopted;
   }
 
   // ---- inputs from the driver ------------------------------------------------------------------
@@ -240,6 +273,13 @@ public final class YarnAllocator {
   // ---- applying plans --------------------------------------------------------------------------
 
   private void apply(Plan plan) {
+    List<org.elasticam.allocator.ledger.HeldContainer> launches = new ArrayList<>();
+    for (Action.LaunchExecutor l : plan.all(Action.LaunchExecutor.class)) {
+      core.ledger().container(l.container()).ifPresent(launches::add);
+    }
+    if (!launches.isEmpty()) {
+      journal.launching(launches, core.ledger().nextExecutorId());
+    }
     Map<List<String>, List<AddAsk>> added = new LinkedHashMap<>();
     List<CancelAsk> cancelled = new ArrayList<>();
     for (Action a : plan.actions()) {
@@ -377,6 +417,7 @@ public final class YarnAllocator {
   }
 
   private void completed(Action.ContainerCompleted c) {
+    journal.completed(c.container().id());
     containers.remove(c.container());
     serviceMetadata.remove(c.container());
     if (c.verdict().countsAsFailure()) {

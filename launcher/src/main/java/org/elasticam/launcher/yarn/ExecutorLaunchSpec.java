@@ -21,6 +21,9 @@ import org.apache.hadoop.yarn.api.records.LocalResource;
  *     executors serve their own shuffle output
  * @param readLocalShuffleDirectly executors read blocks on their own node from the files
  * @param shuffleClientConf the {@code elasticam.shuffle.client.*} settings executors fetch with
+ * @param driverEndpointFile where each AM attempt publishes its control plane (a qualified URI);
+ *     set when the application may have another attempt, so executors outlive an AM restart
+ * @param reregisterTimeout how long an executor that lost the driver looks for a new AM
  */
 public record ExecutorLaunchSpec(
     String driverHost,
@@ -38,7 +41,9 @@ public record ExecutorLaunchSpec(
     Optional<String> userJar,
     Optional<String> shuffleService,
     boolean readLocalShuffleDirectly,
-    Map<String, String> shuffleClientConf) {
+    Map<String, String> shuffleClientConf,
+    Optional<String> driverEndpointFile,
+    Duration reregisterTimeout) {
 
   public static final String EXECUTOR_MAIN = "org.elasticam.executor.ExecutorMain";
   /** The log4j configuration inside the app jar that containers log with. */

@@ -63,6 +63,11 @@ public final class LaunchContexts {
       spec.shuffleClientConf().forEach((k, v) -> kv.add(k + "=" + v));
       c.add("--shuffle-client-conf " + String.join(",", kv));
     }
+    spec.driverEndpointFile().ifPresent(f -> {
+      // A qualified Hadoop path: no spaces (the client's staging dir).
+      c.add("--driver-endpoint-file " + f);
+      c.add("--reregister-timeout-ms " + spec.reregisterTimeout().toMillis());
+    });
     c.add("1>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stdout");
     c.add("2>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stderr");
     return String.join(" ", c);

@@ -1,0 +1,59 @@
+package org.elasticam.am.driver;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.elasticam.rpc.journal.JournalMapOutput;
+import org.elasticam.rpc.journal.JournalStage;
+
+/**
+ * What a new attempt of the AM starts from after a restart: the stages the earlier attempts
+ * completed (with where their shuffle output lives) and the executors that outlived them, which
+ * are coming back to this attempt's control plane.
+ *
+ * @param completedStages in the order they completed
+ * @param survivors executor ids whose containers the ResourceManager kept for this attempt
+ * @param reregisterTimeout how long survivors have to re-register before they are released
+ */
+public record Recovery(List<JournalStage> completedStages, Set<String> survivors, Duration reregisterTimeout) {
+
+  public Recovery {
+    completedStages = List.copyOf(completedStages);
+    survivors = Set.copyOf(survivors);
+  }
+
+  Map<Integer, JournalStage> byStage() {
+    Map<Integer, JournalStage> m = new LinkedHashMap<>();
+    completedStages.forEach(s -> m.put(s.getStageId(), s));
+    return m;
+  }
+
+  /** The journal's record of a completed stage and where its map outputs are. */
+  static JournalStage stage(int stageId, List<MapOutputs.Output> outputs) {
+    JournalStage.Builder b = JournalStage.newBuilder().setStageId(stageId);
+    for (int m = 0; m < outputs.size(); m++) {
+      MapOutputs.Output o = outputs.get(m);
+      if (o != null) {
+        b.addOutputs(JournalMapOutput.newBuilder().setMapId(m).setExecutorId(o.executorId()).setHost(o.host())
+            .setPort(o.port()).addAllLocalDirs(o.localDirs()).setExternal(o.external()));
+      }
+    }
+    return b.build();
+  }
+
+  static MapOutputs.Output output(JournalMapOutput o) {
+    return new MapOutputs.Output(o.getExecutorId(), o.getHost(), o.getPort(), new ArrayList<>(o.getLocalDirsList()),
+        o.getExternal());
+  }
+
+  /** Where the driver records what a later attempt needs. */
+  public interface Journal {
+    Journal NONE = s -> { };
+
+    /** A stage completed (or re-ran its lost maps): its output locations as they are now. */
+    void stageCompleted(JournalStage stage);
+  }
+}

@@ -1,0 +1,186 @@
+package org.elasticam.am.recovery;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.apache.hadoop.conf.Configuration;
+import org.elasticam.allocator.ledger.HeldContainer;
+import org.elasticam.am.driver.Recovery;
+import org.elasticam.am.yarn.ContainerJournal;
+import org.elasticam.rpc.journal.AmJournal;
+import org.elasticam.rpc.journal.JournalExecutor;
+import org.elasticam.rpc.journal.JournalStage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The AM's recovery journal: which executor runs in which container, which stages completed and
+ * where their shuffle output is. Kept in memory on the event loop and written whole to the staging
+ * directory on every change by a writer thread, newest version wins, so a slow file system never
+ * stalls the loop — except before a launch: an executor is launched only once the journal names
+ * its container, so a later attempt can never meet a container it knows nothing about, nor hand
+ * out an executor id twice.
+ *
+ * <p>A failed write is logged and retried with the next change; it costs a re-run of stages after
+ * a restart, never correctness.
+ */
+public final class RecoveryJournal implements Recovery.Journal, ContainerJournal, AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RecoveryJournal.class);
+  public static final String NAME = "am-journal";
+
+  private final StagingFiles files;
+  private final AmJournal.Builder state;
+  private final LongSupplier completedExecutorMs;
+  private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "journal-writer");
+    t.setDaemon(true);
+    return t;
+  });
+  private final Object writeLock = new Object();
+  private long version;
+  private long written;
+  private byte[] latest;
+  private boolean warned;
+
+  private RecoveryJournal(StagingFiles files, AmJournal.Builder state, LongSupplier completedExecutorMs) {
+    this.files = files;
+    this.state = state;
+    this.completedExecutorMs = completedExecutorMs;
+  }
+
+  /** The journal the earlier attempts left; empty when there is none. */
+  public static Optional<AmJournal> read(Configuration conf, String stagingDir) throws IOException {
+    Optional<byte[]> bytes = new StagingFiles(conf, stagingDir).read(NAME);
+    if (bytes.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(AmJournal.parseFrom(bytes.get()));
+    } catch (InvalidProtocolBufferException e) {
+      throw new IOException("the AM journal in " + stagingDir + " is corrupt: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * This attempt's journal, starting from what it carries over: the survivors, the completed
+   * stages, the executor ids already used and the executor-time already spent.
+   *
+   * @param completedExecutorMs executor-milliseconds of completed containers so far, read at each write
+   */
+  public static RecoveryJournal start(Configuration conf, String stagingDir, int attempt, int nextExecutorId,
+      List<JournalExecutor> survivors, List<JournalStage> completedStages, LongSupplier completedExecutorMs)
+      throws IOException {
+    AmJournal.Builder b = AmJournal.newBuilder().setAttempt(attempt).setNextExecutorId(nextExecutorId)
+        .addAllExecutors(survivors).addAllCompletedStages(completedStages);
+    RecoveryJournal j = new RecoveryJournal(new StagingFiles(conf, stagingDir), b, completedExecutorMs);
+    j.persist(true);
+    return j;
+  }
+
+  /** Executors about to be launched: returns once the journal on disk names them. Event loop. */
+  @Override
+  public void launching(List<HeldContainer> launches, int nextExecutorId) {
+    for (HeldContainer c : launches) {
+      state.addExecutors(entry(c));
+    }
+    state.setNextExecutorId(Math.max(state.getNextExecutorId(), nextExecutorId));
+    persist(true);
+  }
+
+  /** How the journal names an executor's container. */
+  public static JournalExecutor entry(HeldContainer c) {
+    return JournalExecutor.newBuilder().setExecutorId(c.executor().value()).setContainerId(c.container().id())
+        .setHost(c.host()).setGrantedAtMs(c.grantedAtMs()).build();
+  }
+
+  /** The container completed: no later attempt will meet it. Event loop. */
+  @Override
+  public void completed(String containerId) {
+    for (int i = 0; i < state.getExecutorsCount(); i++) {
+      if (state.getExecutors(i).getContainerId().equals(containerId)) {
+        state.removeExecutors(i);
+        persist(false);
+        return;
+      }
+    }
+  }
+
+  @Override
+  public void stageCompleted(JournalStage stage) {
+    for (int i = 0; i < state.getCompletedStagesCount(); i++) {
+      if (state.getCompletedStages(i).getStageId() == stage.getStageId()) {
+        state.setCompletedStages(i, stage);
+        persist(false);
+        return;
+      }
+    }
+    state.addCompletedStages(stage);
+    persist(false);
+  }
+
+  private void persist(boolean wait) {
+    byte[] bytes = state.setCompletedExecutorMs(completedExecutorMs.getAsLong()).build().toByteArray();
+    long v;
+    synchronized (writeLock) {
+      v = ++version;
+      latest = bytes;
+    }
+    Future<?> f = writer.submit(this::writeLatest);
+    if (wait) {
+      try {
+        f.get(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        LOG.warn("The AM journal (version {}) may not be on disk: {}", v, e.toString());
+      }
+    }
+  }
+
+  /** Writes the newest state unless a later task already did. Writer thread. */
+  private void writeLatest() {
+    long v;
+    byte[] bytes;
+    synchronized (writeLock) {
+      if (written >= version) {
+        return;
+      }
+      v = version;
+      bytes = latest;
+    }
+    try {
+      files.replace(NAME, bytes);
+      synchronized (writeLock) {
+        written = Math.max(written, v);
+      }
+      if (warned) {
+        LOG.info("The AM journal is written again");
+        warned = false;
+      }
+    } catch (IOException e) {
+      if (!warned) {
+        LOG.warn("Could not write the AM journal ({}); a restarted AM would re-run more stages", e.toString());
+        warned = true;
+      }
+    }
+  }
+
+  /** Writes what is pending, then stops the writer. */
+  @Override
+  public void close() {
+    writer.shutdown();
+    try {
+      writer.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
