@@ -194,7 +194,8 @@ public final class Driver implements DriverService.SessionHandler {
       skipped++;
       recoveredTasks += stage.tasks().size();
       events.write("stage_completed", "stage_id", stage.id(), "recovered", true);
-      walk.addAll(plan.stageCompleted(stage.id(), now));
+      // A pause the plan keeps after this stage runs from when it really completed.
+      walk.addAll(plan.stageCompleted(stage.id(), j.getCompletedAtMs() > 0 ? j.getCompletedAtMs() : now));
     }
     writers.removeAll(recovery.survivors());
     writers.forEach(mapOutputs::executorLost);
@@ -759,7 +760,7 @@ public final class Driver implements DriverService.SessionHandler {
       dynamic.stageCompleted(stageId, clock.nowMs());
     }
     if (streaming == null) {
-      journal.stageCompleted(Recovery.stage(stageId, mapOutputs.outputs(stageId)));
+      journal.stageCompleted(Recovery.stage(stageId, mapOutputs.outputs(stageId), clock.nowMs()));
     }
     if (rerunning.remove(stageId)) {
       LOG.info("Stage {} recomputed its lost output", stageId);

@@ -32,8 +32,8 @@ public record Recovery(List<JournalStage> completedStages, Set<String> survivors
   }
 
   /** The journal's record of a completed stage and where its map outputs are. */
-  static JournalStage stage(int stageId, List<MapOutputs.Output> outputs) {
-    JournalStage.Builder b = JournalStage.newBuilder().setStageId(stageId);
+  static JournalStage stage(int stageId, List<MapOutputs.Output> outputs, long completedAtMs) {
+    JournalStage.Builder b = JournalStage.newBuilder().setStageId(stageId).setCompletedAtMs(completedAtMs);
     for (int m = 0; m < outputs.size(); m++) {
       MapOutputs.Output o = outputs.get(m);
       if (o != null) {

@@ -1,0 +1,81 @@
+package org.elasticam.am.recovery;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.conf.Configuration;
+import org.elasticam.allocator.ledger.HeldContainer;
+import org.elasticam.allocator.model.ContainerRef;
+import org.elasticam.allocator.model.ExecutorId;
+import org.elasticam.rpc.journal.AmJournal;
+import org.elasticam.rpc.journal.JournalMapOutput;
+import org.elasticam.rpc.journal.JournalStage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The journal on a real (local) file system, as a second attempt reads it. */
+class RecoveryJournalTest {
+
+  @TempDir
+  Path staging;
+
+  private final Configuration conf = new Configuration();
+  private final AtomicLong completedMs = new AtomicLong();
+
+  private String dir() {
+    return staging.toUri().toString();
+  }
+
+  private static HeldContainer container(int id, String host) {
+    return new HeldContainer(new ContainerRef("container_1_0001_01_00000" + id), new ExecutorId(id), host,
+        HeldContainer.State.STARTING, 1_000L * id, 900);
+  }
+
+  @Test
+  void aSecondAttemptReadsWhatTheFirstRecorded() throws Exception {
+    try (RecoveryJournal j = RecoveryJournal.start(conf, dir(), 1, 1, List.of(), List.of(), completedMs::get)) {
+      j.launching(List.of(container(1, "h1"), container(2, "h2")), 3);
+      // Launches are on disk when launching returns, before any container is started.
+      assertEquals(2, RecoveryJournal.read(conf, dir()).orElseThrow().getExecutorsCount());
+      j.stageCompleted(JournalStage.newBuilder().setStageId(0).setCompletedAtMs(5_000).addOutputs(
+          JournalMapOutput.newBuilder().setMapId(0).setExecutorId("1").setHost("h1").setPort(7337).setExternal(true))
+          .build());
+      completedMs.set(4_200);
+      j.completed("container_1_0001_01_000002");
+      // A re-run of lost maps replaces the stage's record instead of adding a second one.
+      j.stageCompleted(JournalStage.newBuilder().setStageId(0).setCompletedAtMs(9_000).build());
+    }
+    AmJournal read = RecoveryJournal.read(conf, dir()).orElseThrow();
+    assertEquals(1, read.getAttempt());
+    assertEquals(3, read.getNextExecutorId());
+    assertEquals(List.of(1), read.getExecutorsList().stream().map(e -> e.getExecutorId()).toList());
+    assertEquals("h1", read.getExecutors(0).getHost());
+    assertEquals(1_000, read.getExecutors(0).getGrantedAtMs());
+    assertEquals(1, read.getCompletedStagesCount());
+    assertEquals(9_000, read.getCompletedStages(0).getCompletedAtMs());
+    assertEquals(4_200, read.getCompletedExecutorMs());
+  }
+
+  @Test
+  void noJournalIsNoRecoveryAndACorruptOneIsAnError() throws Exception {
+    assertTrue(RecoveryJournal.read(conf, dir()).isEmpty());
+    Files.write(staging.resolve(RecoveryJournal.NAME), new byte[] {(byte) 0xff, 0x13, 0x07});
+    IOException e = assertThrows(IOException.class, () -> RecoveryJournal.read(conf, dir()));
+    assertTrue(e.getMessage().contains("corrupt"), e.getMessage());
+  }
+
+  @Test
+  void theEndpointFileNamesThisAttemptsControlPlane() throws Exception {
+    EndpointFile.publish(conf, dir(), "127.0.0.3", 4711);
+    EndpointFile.publish(conf, dir(), "127.0.0.2", 4712);
+    assertEquals("127.0.0.2:4712\n", Files.readString(staging.resolve(EndpointFile.NAME)));
+    assertEquals(org.elasticam.executor.DriverEndpoint.parse("127.0.0.2:4712"), org.elasticam.executor.DriverEndpoint
+        .read(java.net.URI.create(EndpointFile.uri(conf, dir()))).orElseThrow());
+  }
+}

@@ -1,0 +1,127 @@
+package org.elasticam.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.elasticam.embedded.ShuffleServiceInstall;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The AM process killed with {@code kill -9} between the map and the reduce stage of a wordcount
+ * that may have two attempts. YARN starts attempt 2 and keeps the executors' containers; the
+ * executors lose their driver, find the new one through the staging dir and re-attach; attempt 2
+ * reads the journal, does not run the map stage again, and finishes with exact counts and the
+ * executors it inherited.
+ */
+@Timeout(300)
+class AmRestartIT {
+
+  private static final int FILES = 4;
+  private static ItCluster it;
+  private static FileSystem fs;
+  private static org.apache.hadoop.fs.Path input;
+  private static Map<String, Long> expected;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path jar = ShuffleJar.path();
+    it = ItCluster.start("amrestart", s -> s.withNodeResources(6144, 8)
+        .withShuffleService(ShuffleServiceInstall.onClasspath(jar)));
+    fs = FileSystem.get(it.conf());
+    input = new org.apache.hadoop.fs.Path(it.cluster.workDir().resolve("corpus").toUri());
+    Corpus.write(fs, input, FILES, 1 << 19, 11);
+    expected = Corpus.count(fs, input);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (it != null) {
+      it.close();
+    }
+  }
+
+  @Test
+  void aKilledAmIsReplacedByAnAttemptThatKeepsTheExecutorsAndTheFinishedStage() throws Exception {
+    org.apache.hadoop.fs.Path output = new org.apache.hadoop.fs.Path(it.cluster.workDir().resolve("out").toUri());
+    CompletableFuture<ItCluster.ClientRun> job = CompletableFuture.supplyAsync(() -> it.client("submit",
+        "--conf", "elasticam.yarn.maxAppAttempts=2", "--conf", "elasticam.shuffle.service.enabled=true",
+        "--conf", "elasticam.executor.memory=384m", "--conf", "elasticam.executor.instances=2",
+        "--conf", "elasticam.locality.wait=0", "--conf", "elasticam.executor.reregisterTimeout=60s",
+        "wordcount", "--input", input.toString(), "--output", output.toString(), "--reducers", "2",
+        "--pause-ms", "20000"));
+    ApplicationId id = it.awaitStageCompleted(job, 0);
+    awaitJournalAfter(id, ItCluster.ofType(it.events(id), "stage_completed").get(0).path("ts").asLong());
+    List<JsonNode> before = it.events(id);
+    long pid = ItCluster.ofType(before, "am_registered").get(0).path("pid").asLong();
+    Set<String> live = registered(before);
+    assertEquals(2, live.size(), "two executors ran the maps");
+
+    long killedAt = System.currentTimeMillis();
+    ProcessHandle am = ProcessHandle.of(pid).orElseThrow(() -> new AssertionError("no AM process " + pid));
+    assertTrue(am.destroyForcibly(), "kill -9 the AM");
+    am.onExit().get(30, TimeUnit.SECONDS);
+
+    ItCluster.ClientRun run = job.get(240, TimeUnit.SECONDS);
+    assertEquals(0, run.exitCode(), run.out() + run.err());
+    assertEquals(expected, Corpus.output(fs, output, 2));
+
+    List<JsonNode> events = it.events(id);
+    assertEquals(List.of(1, 2), ItCluster.ofType(events, "app_start").stream().map(e -> e.path("attempt").asInt())
+        .toList(), "two attempts, one log");
+    JsonNode recovered = ItCluster.ofType(events, "am_recovered").get(0);
+    assertEquals("[0]", recovered.path("stages_recovered").toString(), recovered.toString());
+    long restartTs = ItCluster.ofType(events, "app_start").get(1).path("ts").asLong();
+    List<JsonNode> after = events.stream().filter(e -> e.path("ts").asLong() >= restartTs).toList();
+    assertEquals(List.of(), ItCluster.ofType(after, "task_start").stream()
+        .filter(e -> e.path("stage_id").asInt() == 0).toList(), "no map task ran again");
+    List<JsonNode> reattached = ItCluster.ofType(after, "executor_registered").stream()
+        .filter(e -> e.path("reattached").asBoolean()).toList();
+    assertEquals(live, reattached.stream().map(e -> e.path("executor_id").asText())
+        .collect(Collectors.toCollection(TreeSet::new)), "every live executor came back");
+    assertEquals(List.of(), ItCluster.ofType(after, "executor_launched"), "and none had to be replaced");
+    assertEquals(List.of(), ItCluster.ofType(after, "fetch_failed"), "the reducers found the map output");
+    long mapsDone = ItCluster.ofType(events, "stage_completed").get(0).path("ts").asLong();
+    long reduceSubmitted = ItCluster.ofType(events, "stage_submitted").stream()
+        .filter(e -> e.path("stage_id").asInt() == 1).findFirst().orElseThrow().path("ts").asLong();
+    assertTrue(reduceSubmitted - mapsDone < 20_000 + 2_000, "the pause before the reducers ran from the maps' end,"
+        + " not again from the restart: " + (reduceSubmitted - mapsDone) + " ms");
+    long lastBack = reattached.stream().mapToLong(e -> e.path("ts").asLong()).max().orElseThrow();
+    System.out.printf("AM killed -> attempt 2 started %.1f s, all %d executors re-attached %.1f s, job done %.1f s%n",
+        (restartTs - killedAt) / 1000.0, reattached.size(), (lastBack - killedAt) / 1000.0,
+        (ItCluster.ofType(events, "app_end").get(0).path("ts").asLong() - killedAt) / 1000.0);
+  }
+
+  /** Executors registered and not removed. */
+  private static Set<String> registered(List<JsonNode> events) {
+    Set<String> ids = new TreeSet<>();
+    ItCluster.ofType(events, "executor_registered").forEach(e -> ids.add(e.path("executor_id").asText()));
+    ItCluster.ofType(events, "executor_removed").forEach(e -> ids.remove(e.path("executor_id").asText()));
+    return ids;
+  }
+
+  /** The journal is written behind the event loop: wait until it holds the completed stage. */
+  private static void awaitJournalAfter(ApplicationId id, long ts) throws Exception {
+    org.apache.hadoop.fs.Path journal = new org.apache.hadoop.fs.Path(it.stagingDir(id), "am-journal");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!(fs.exists(journal) && fs.getFileStatus(journal).getModificationTime() >= ts)) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("the journal was not written after stage 0 completed");
+      }
+      Thread.sleep(100);
+    }
+  }
+}
