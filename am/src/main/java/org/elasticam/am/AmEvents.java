@@ -119,6 +119,9 @@ final class AmEvents implements AllocationEvents {
       if (releasedFor.startsWith("idle")) {
         return "idle";
       }
+      if (releasedFor.startsWith(Driver.GIVEN_BACK)) {
+        return "preempted";
+      }
       return counted ? "failed" : "policy";
     }
     return switch (c.verdict().kind()) {

@@ -143,6 +143,29 @@ final class ItCluster implements AutoCloseable {
     throw new AssertionError("stage " + stageId + " did not complete in time");
   }
 
+  /** The application a client run submitted, once its event log exists, while the run goes on. */
+  ApplicationId awaitApplication(java.util.concurrent.CompletableFuture<ClientRun> job) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < deadline) {
+      if (job.isDone()) {
+        throw new AssertionError("the run ended before its application started: " + job.get().out() + job.get().err());
+      }
+      try (java.util.stream.Stream<Path> logs = Files.list(eventLogDir)) {
+        List<Path> all = logs.toList();
+        for (Path log : all) {
+          ApplicationId id = ApplicationId.fromString(log.getFileName().toString().replace(".jsonl", ""));
+          if (ofType(events(id), "app_end").isEmpty()) {
+            return id;
+          }
+        }
+      } catch (IOException e) {
+        // the log dir appears with the first application
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError("no application started in time");
+  }
+
   static List<JsonNode> ofType(List<JsonNode> events, String type) {
     return events.stream().filter(e -> e.path("event").asText().equals(type)).toList();
   }

@@ -44,6 +44,8 @@ public final class Driver implements DriverService.SessionHandler {
   static final java.time.Duration LOST_RELEASE_GRACE = java.time.Duration.ofSeconds(3);
   /** As Spark's stage attempts: a stage whose input keeps getting lost fails the job instead of looping. */
   static final int MAX_FETCH_FAILURES_PER_STAGE = 16;
+  /** How the release of an executor the ResourceManager was about to preempt begins. */
+  public static final String GIVEN_BACK = "given back to the ResourceManager";
 
   private final DriverSettings settings;
   private final AmLoop loop;
@@ -615,7 +617,7 @@ public final class Driver implements DriverService.SessionHandler {
         .sorted(java.util.Comparator.comparingInt(scheduler::runningOn)).toList();
     chosen.addAll(candidates.subList(0, Math.min(more, candidates.size())));
     for (String id : chosen) {
-      if (retiring.putIfAbsent(id, "given back to the ResourceManager before it preempts it") == null) {
+      if (retiring.putIfAbsent(id, GIVEN_BACK + " before it preempts it") == null) {
         LOG.info("Giving back executor {} ({} running task(s)): the ResourceManager is about to preempt {}", id,
             scheduler.runningOn(id), named.contains(id) ? "its container" : more + " of our containers");
         retireIfIdle(id);
