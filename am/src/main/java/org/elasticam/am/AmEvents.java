@@ -146,10 +146,18 @@ final class AmEvents implements AllocationEvents {
   }
 
   @Override
-  public void nodeDecommissioning(String host) {
-    log.write("node_decommissioning", "host", host);
+  public void nodeDecommissioning(String host, Integer timeoutSeconds) {
+    log.write("node_decommissioning", "host", host, "timeout_s", timeoutSeconds);
     if (driver != null) {
-      driver.nodeDecommissioning(host);
+      driver.nodeDecommissioning(host, timeoutSeconds == null ? "no timeout given"
+          : "it leaves within " + timeoutSeconds + " s");
+    }
+  }
+
+  @Override
+  public void nodeRecommissioned(String host) {
+    if (driver != null) {
+      driver.nodeRecommissioned(host);
     }
   }
 

@@ -67,6 +67,10 @@ public final class Driver implements DriverService.SessionHandler {
   private final Set<Integer> waitingForInput = new HashSet<>();
   /** Per shuffle, the submitted stages that read it and have not completed. */
   private final Map<Integer, Integer> readersLeft = new java.util.HashMap<>();
+  /** Shuffles every reader of which completed: their output is no longer needed. */
+  private final Set<Integer> consumed = new HashSet<>();
+  /** Nodes being decommissioned, until they leave or are recommissioned. */
+  private final Set<String> decommissioning = new HashSet<>();
   private final Map<Integer, Integer> fetchFailures = new java.util.HashMap<>();
   private final StreamingPolicy streamingPolicy;
   private final StreamingRun streaming;
@@ -286,6 +290,7 @@ public final class Driver implements DriverService.SessionHandler {
         scheduler.forget(id);
         mapOutputs.forget(id);
         readersLeft.remove(id);
+        consumed.remove(id);
         fetchFailures.remove(id);
         if (dynamic != null) {
           dynamic.forget(id);
@@ -578,6 +583,7 @@ public final class Driver implements DriverService.SessionHandler {
    * so a stage that reads it later first runs those maps again.
    */
   public void nodeLost(String host, String state) {
+    decommissioning.remove(host);
     String why = "its node " + host + " is " + state;
     for (ExecutorSession s : List.copyOf(executors.values())) {
       if (host.equals(s.host)) {
@@ -591,16 +597,57 @@ public final class Driver implements DriverService.SessionHandler {
 
   /**
    * The node is being decommissioned: its executors get no new tasks and are released once their
-   * running tasks end, before the node goes.
+   * running tasks end, before the node goes. Shuffle output on it that a stage still needs is
+   * computed again elsewhere now, while the node still serves the old copy to whoever reads it:
+   * when the node leaves, nothing is lost and no reducer waits.
    */
-  public void nodeDecommissioning(String host) {
+  public void nodeDecommissioning(String host, String timeout) {
+    if (!decommissioning.add(host)) {
+      return;
+    }
     for (ExecutorSession s : List.copyOf(executors.values())) {
-      if (host.equals(s.host) && retiring.putIfAbsent(s.executorId, "its node is being decommissioned") == null) {
-        LOG.info("Retiring executor {}: its node {} is being decommissioned", s.executorId, host);
+      if (host.equals(s.host) && retiring.putIfAbsent(s.executorId, DECOMMISSIONING) == null) {
+        LOG.info("Retiring executor {}: its node {} is being decommissioned ({})", s.executorId, host, timeout);
         retireIfIdle(s.executorId);
       }
     }
+    long now = clock.nowMs();
+    mapOutputs.on(host).forEach((shuffle, maps) -> {
+      Stage stage = stages.get(shuffle);
+      if (stage == null || consumed.contains(shuffle)) {
+        return;
+      }
+      boolean completed = !scheduler.isActive(shuffle);
+      scheduler.resubmit(stage, maps, now);
+      if (dynamic != null) {
+        dynamic.stageResubmitted(stage, maps, now);
+      }
+      if (completed) {
+        rerunning.add(shuffle);
+      }
+      String why = "its node " + host + " is being decommissioned: copied by running the maps elsewhere first";
+      LOG.info("Re-running {} map task(s) {} of stage {}: {}", maps.size(), abbreviate(maps), shuffle, why);
+      events.write("stage_resubmitted", "stage_id", shuffle, "tasks", maps, "reason", why, "waiting_stage", null);
+    });
+    syncTarget();
+    revive();
   }
+
+  /** The node is back in service: its executors that were retiring for it stay after all. */
+  public void nodeRecommissioned(String host) {
+    if (!decommissioning.remove(host)) {
+      return;
+    }
+    for (ExecutorSession s : executors.values()) {
+      if (host.equals(s.host) && retiring.remove(s.executorId, DECOMMISSIONING)) {
+        LOG.info("Executor {} stays: its node {} was recommissioned", s.executorId, host);
+      }
+    }
+    events.write("node_recommissioned", "host", host);
+    revive();
+  }
+
+  private static final String DECOMMISSIONING = "its node is being decommissioned";
 
   /**
    * The ResourceManager is about to preempt: give back what it will take before it kills anything,
@@ -772,8 +819,11 @@ public final class Driver implements DriverService.SessionHandler {
     }
     stagesDone++;
     for (int p : shuffleParents(stages.get(stageId))) {
-      if (readersLeft.merge(p, -1, Integer::sum) == 0 && dynamic != null) {
-        dynamic.shuffleCleaned(p, clock.nowMs());
+      if (readersLeft.merge(p, -1, Integer::sum) == 0) {
+        consumed.add(p);
+        if (dynamic != null) {
+          dynamic.shuffleCleaned(p, clock.nowMs());
+        }
       }
     }
     events.write("stage_completed", "stage_id", stageId);

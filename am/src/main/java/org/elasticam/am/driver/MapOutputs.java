@@ -98,6 +98,19 @@ final class MapOutputs {
     return affected;
   }
 
+  /** Per shuffle, the maps whose output is on this host. */
+  Map<Integer, List<Integer>> on(String host) {
+    Map<Integer, List<Integer>> out = new java.util.TreeMap<>();
+    byShuffle.forEach((shuffle, outputs) -> {
+      for (int m = 0; m < outputs.length; m++) {
+        if (outputs[m] != null && outputs[m].host().equals(host)) {
+          out.computeIfAbsent(shuffle, k -> new ArrayList<>()).add(m);
+        }
+      }
+    });
+    return out;
+  }
+
   /** Why the shuffle's output was last lost. */
   String lostWhy(int shuffleId) {
     return lostWhy.getOrDefault(shuffleId, "its output is missing");

@@ -38,7 +38,10 @@ public interface AllocationEvents {
   default void nodeUnusable(String host, String state) {}
 
   /** The ResourceManager is decommissioning the node: it takes no new work and will go. */
-  default void nodeDecommissioning(String host) {}
+  default void nodeDecommissioning(String host, Integer timeoutSeconds) {}
+
+  /** A node that was being decommissioned is back in service. */
+  default void nodeRecommissioned(String host) {}
 
   /**
    * The ResourceManager will preempt: {@code named} executors' containers it will take (strict

@@ -75,6 +75,8 @@ public final class YarnAllocator {
   private final Map<ContainerRef, Map<String, ByteBuffer>> serviceMetadata = new HashMap<>();
   private Optional<String> failure = Optional.empty();
   private ContainerJournal journal = ContainerJournal.NONE;
+  /** Hosts the RM reported DECOMMISSIONING: a later RUNNING report means they were recommissioned. */
+  private final Set<String> decommissioning = new java.util.HashSet<>();
 
   public YarnAllocator(AMRMClient<ContainerRequest> amClient, ExecutorLauncher launcher, Executor loop,
       ExecutorAllocator core, Resource executorResource, Optional<String> nodeLabel, RackLookup racks,
@@ -191,9 +193,14 @@ public final class YarnAllocator {
       String host = n.getNodeId().getHost();
       // The driver decides (and logs) what this means for its executors and shuffle output.
       if (state == org.apache.hadoop.yarn.api.records.NodeState.DECOMMISSIONING) {
-        events.nodeDecommissioning(host);
+        if (decommissioning.add(host)) {
+          events.nodeDecommissioning(host, n.getDecommissioningTimeout());
+        }
       } else if (state.isUnusable()) {
+        decommissioning.remove(host);
         events.nodeUnusable(host, state.name());
+      } else if (state == org.apache.hadoop.yarn.api.records.NodeState.RUNNING && decommissioning.remove(host)) {
+        events.nodeRecommissioned(host);
       }
     }
     List<Container> allocated = response.getAllocatedContainers();

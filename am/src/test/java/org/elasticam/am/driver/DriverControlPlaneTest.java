@@ -289,7 +289,7 @@ class DriverControlPlaneTest {
     CompletableFuture<Integer> e1 = executor(port, 1, "c1", SECRET);
     waitFor(() -> driver.tasksRunning() == 2, "executor 1 runs two tasks (2 cores)");
     loop.call(() -> {
-      driver.nodeDecommissioning("localhost");
+      driver.nodeDecommissioning("localhost", "it leaves within 60 s");
       return null;
     });
     waitFor(() -> driver.tasksDone() == 2 && driver.registeredExecutors() == 0, "its two tasks ended, then it went");

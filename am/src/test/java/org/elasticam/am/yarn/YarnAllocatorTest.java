@@ -73,8 +73,13 @@ class YarnAllocatorTest {
       }
 
       @Override
-      public void nodeDecommissioning(String host) {
+      public void nodeDecommissioning(String host, Integer timeoutSeconds) {
         nodeChanges.add(host + " DECOMMISSIONING");
+      }
+
+      @Override
+      public void nodeRecommissioned(String host) {
+        nodeChanges.add(host + " RECOMMISSIONED");
       }
 
       @Override
@@ -421,6 +426,14 @@ class YarnAllocatorTest {
     heartbeat();
     heartbeat();
     assertEquals(List.of("host1 LOST", "host2 DECOMMISSIONING", "host4 UNHEALTHY"), nodeChanges);
+    // The same state again is no news; RUNNING after DECOMMISSIONING is a recommission.
+    rm.nodeState("host2", org.apache.hadoop.yarn.api.records.NodeState.DECOMMISSIONING);
+    heartbeat();
+    rm.nodeState("host2", org.apache.hadoop.yarn.api.records.NodeState.RUNNING);
+    rm.nodeState("host3", org.apache.hadoop.yarn.api.records.NodeState.RUNNING);
+    heartbeat();
+    assertEquals(List.of("host1 LOST", "host2 DECOMMISSIONING", "host4 UNHEALTHY", "host2 RECOMMISSIONED"),
+        nodeChanges);
   }
 
   @Test
