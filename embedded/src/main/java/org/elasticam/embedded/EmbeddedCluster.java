@@ -137,6 +137,9 @@ public final class EmbeddedCluster implements AutoCloseable {
   private Configuration clientSite;
   private NodeWatch nodes;
 
+  /** Hosts in the exclude file: being, or done being, decommissioned. */
+  private final java.util.Set<String> excluded = new java.util.TreeSet<>();
+
   public EmbeddedCluster(Settings settings) {
     this.settings = Objects.requireNonNull(settings, "settings");
   }
@@ -228,6 +231,39 @@ public final class EmbeddedCluster implements AutoCloseable {
     requireStarted();
     nodeManager(i).stopForGood();
     LOG.info("NodeManager {} ({}) stopped for good", i, nodeManager(i).nodeId());
+  }
+
+  /**
+   * Decommissions NodeManager {@code i} gracefully, as {@code yarn rmadmin -refreshNodes -g <timeout>}
+   * does with the node in the exclude file: the ResourceManager marks it DECOMMISSIONING, places
+   * nothing new on it, tells the applications with containers there, and decommissions it once
+   * they are done with it or the timeout ends. The exclude file lives in the work dir.
+   */
+  public void decommissionGracefully(int i, Duration timeout) throws IOException {
+    requireStarted();
+    excluded.add(nodeId(i).getHost());
+    refreshNodes((int) timeout.toSeconds());
+    LOG.info("NodeManager {} ({}) decommissioning, timeout {}", i, nodeId(i), timeout);
+  }
+
+  /** Takes NodeManager {@code i} out of the exclude file again: a decommissioning node is recommissioned. */
+  public void recommission(int i) throws IOException {
+    requireStarted();
+    excluded.remove(nodeId(i).getHost());
+    refreshNodes(null);
+    LOG.info("NodeManager {} ({}) recommissioned", i, nodeId(i));
+  }
+
+  private void refreshNodes(Integer timeoutSeconds) throws IOException {
+    java.nio.file.Path file = settings.workDir().resolve("nodes.exclude");
+    java.nio.file.Files.write(file, excluded);
+    Configuration c = new Configuration(resourceManager.getConfig());
+    c.set(YarnConfiguration.RM_NODES_EXCLUDE_FILE_PATH, file.toString());
+    try {
+      resourceManager.getRMContext().getNodesListManager().refreshNodesGracefully(c, timeoutSeconds);
+    } catch (org.apache.hadoop.yarn.exceptions.YarnException e) {
+      throw new IOException("refreshing the ResourceManager's node lists failed", e);
+    }
   }
 
   /**
