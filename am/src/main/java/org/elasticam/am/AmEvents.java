@@ -122,6 +122,9 @@ final class AmEvents implements AllocationEvents {
       if (releasedFor.startsWith(Driver.GIVEN_BACK)) {
         return "preempted";
       }
+      if (releasedFor.startsWith(Driver.DECOMMISSIONING)) {
+        return "decommissioned";
+      }
       return counted ? "failed" : "policy";
     }
     return switch (c.verdict().kind()) {

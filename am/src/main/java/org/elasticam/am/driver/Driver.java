@@ -647,7 +647,8 @@ public final class Driver implements DriverService.SessionHandler {
     revive();
   }
 
-  private static final String DECOMMISSIONING = "its node is being decommissioned";
+  /** How the release of an executor whose node is being decommissioned begins. */
+  public static final String DECOMMISSIONING = "its node is being decommissioned";
 
   /**
    * The ResourceManager is about to preempt: give back what it will take before it kills anything,

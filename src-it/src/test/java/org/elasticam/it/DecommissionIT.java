@@ -1,0 +1,112 @@
+package org.elasticam.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.elasticam.embedded.ShuffleServiceInstall;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A node decommissioned gracefully between the map and the reduce stage of a wordcount, through
+ * the ResourceManager's exclude list with a timeout. The AM hears DECOMMISSIONING, releases the
+ * node's executors once idle, and runs the maps whose output lives there again on the other node
+ * while the decommissioning one still serves it; when the node leaves, nothing is lost and no
+ * reducer has to find out by failing.
+ */
+@Timeout(300)
+class DecommissionIT {
+
+  private static final int FILES = 4;
+  private static ItCluster it;
+  private static FileSystem fs;
+  private static org.apache.hadoop.fs.Path input;
+  private static Map<String, Long> expected;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path jar = ShuffleJar.path();
+    it = ItCluster.start("decommission", s -> s.withNodeResources(6144, 8)
+        .withShuffleService(ShuffleServiceInstall.onClasspath(jar))
+        // The RM checks decommissioning nodes every 20 s by default.
+        .withConf("yarn.resourcemanager.decommissioning-nodes-watcher.poll-interval-secs", "1"));
+    fs = FileSystem.get(it.conf());
+    input = new org.apache.hadoop.fs.Path(it.cluster.workDir().resolve("corpus").toUri());
+    Corpus.write(fs, input, FILES, 1 << 19, 5);
+    expected = Corpus.count(fs, input);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (it != null) {
+      it.close();
+    }
+  }
+
+  @Test
+  void theMapOutputOfADecommissioningNodeIsComputedElsewhereBeforeItLeaves() throws Exception {
+    org.apache.hadoop.fs.Path output = new org.apache.hadoop.fs.Path(it.cluster.workDir().resolve("out").toUri());
+    CompletableFuture<ItCluster.ClientRun> job = CompletableFuture.supplyAsync(() -> it.client("submit",
+        "--conf", "elasticam.shuffle.service.enabled=true", "--conf", "elasticam.executor.memory=384m",
+        "--conf", "elasticam.executor.instances=2", "--conf", "elasticam.locality.wait=0",
+        "wordcount", "--input", input.toString(), "--output", output.toString(), "--reducers", "2",
+        "--pause-ms", "25000"));
+    ApplicationId id = it.awaitStageCompleted(job, 0);
+    String amHost = ItCluster.ofType(it.events(id), "am_registered").get(0).path("host").asText();
+    String host = it.cluster.nodeHosts().stream().filter(h -> !h.equals(amHost)).findFirst().orElseThrow();
+    List<Integer> mapsThere = ItCluster.ofType(it.events(id), "task_end").stream()
+        .filter(e -> e.path("stage_id").asInt() == 0 && e.path("host").asText().equals(host))
+        .map(e -> e.path("task").asInt()).toList();
+    assertFalse(mapsThere.isEmpty(), "a map task ran on " + host);
+    long decommissionedAt = System.currentTimeMillis();
+    it.cluster.decommissionGracefully(it.cluster.nodeHosts().indexOf(host), Duration.ofSeconds(12));
+
+    ItCluster.ClientRun run = job.get(240, TimeUnit.SECONDS);
+    assertEquals(0, run.exitCode(), run.out() + run.err());
+    assertEquals(expected, Corpus.output(fs, output, 2));
+    List<JsonNode> events = it.events(id);
+    JsonNode heard = ItCluster.ofType(events, "node_decommissioning").stream()
+        .filter(e -> e.path("host").asText().equals(host)).findFirst()
+        .orElseThrow(() -> new AssertionError("the AM heard of the decommission"));
+    JsonNode resubmitted = ItCluster.ofType(events, "stage_resubmitted").stream()
+        .filter(e -> e.path("reason").asText().contains(host + " is being decommissioned")).findFirst()
+        .orElseThrow(() -> new AssertionError("the maps on " + host + " ran again"));
+    assertEquals(mapsThere.toString(), resubmitted.path("tasks").toString().replace(",", ", "));
+    long recomputed = ItCluster.ofType(events, "stage_completed").stream()
+        .filter(e -> e.path("stage_id").asInt() == 0 && e.path("recomputed").asBoolean()).findFirst()
+        .orElseThrow(() -> new AssertionError("stage 0 recomputed")).path("ts").asLong();
+    for (int m : mapsThere) {
+      assertTrue(ItCluster.ofType(events, "task_end").stream().anyMatch(e -> e.path("stage_id").asInt() == 0
+          && e.path("task").asInt() == m && e.path("status").asText().equals("SUCCESS")
+          && e.path("ts").asLong() > heard.path("ts").asLong() && !e.path("host").asText().equals(host)),
+          "map " + m + " ran again elsewhere");
+    }
+    List<JsonNode> left = ItCluster.ofType(events, "node_lost").stream()
+        .filter(e -> e.path("host").asText().equals(host)).toList();
+    if (!left.isEmpty()) {
+      assertEquals("DECOMMISSIONED", left.get(0).path("state").asText());
+      assertTrue(recomputed < left.get(0).path("ts").asLong(), "the copy was done before the node left");
+    }
+    assertEquals(List.of(), ItCluster.ofType(events, "fetch_failed"), "no reducer had to find out by failing");
+    assertTrue(ItCluster.ofType(events, "executor_removed").stream()
+        .filter(e -> e.path("host").asText().equals(host) && !e.path("reason").asText().equals("app_end"))
+        .allMatch(e -> e.path("reason").asText().equals("decommissioned")
+            && !e.path("counted_as_failure").asBoolean()), "its executors left as decommissioned, not failed");
+    System.out.printf("decommission: heard after %.1f s, %d map(s) copied by %.1f s, node left %s%n",
+        (heard.path("ts").asLong() - decommissionedAt) / 1000.0, mapsThere.size(),
+        (recomputed - decommissionedAt) / 1000.0, left.isEmpty() ? "after the job"
+            : String.format("at %.1f s", (left.get(0).path("ts").asLong() - decommissionedAt) / 1000.0));
+  }
+}
