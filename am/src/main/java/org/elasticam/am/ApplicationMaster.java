@@ -322,7 +322,11 @@ public final class ApplicationMaster {
       publishEndpoint(amHost, rpcPort);
     }
     hb[0] = new Heartbeater(amClient, loop, allocator, driver, amEvents.metrics(), elastic.initialAllocationInterval(),
-        elastic.get(YarnKeys.HEARTBEAT_INTERVAL), done::complete);
+        elastic.get(YarnKeys.HEARTBEAT_INTERVAL), done::complete, tookMs -> loop.execute(() -> {
+          LOG.warn("Re-registered with the ResourceManager (it restarted or failed over; that heartbeat took {} ms);"
+              + " requests and exclusions were sent again", tookMs);
+          events.write("rm_resynced", "allocate_ms", tookMs);
+        }));
     loop.execute(driver::start);
     hb[0].start();
     Outcome outcome = done.get();

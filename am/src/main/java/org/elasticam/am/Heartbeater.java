@@ -40,12 +40,16 @@ final class Heartbeater implements Runnable {
   private final long initialMs;
   private final long intervalMs;
   private final Consumer<Outcome> fail;
+  private final java.util.function.LongConsumer resynced;
+  private int lastResponseId;
   private final Semaphore wake = new Semaphore(0);
   private volatile boolean stopped;
   private Thread thread;
 
   Heartbeater(AMRMClient<ContainerRequest> client, AmLoop loop, YarnAllocator allocator, Driver driver,
-      AmMetrics metrics, Duration initial, Duration interval, Consumer<Outcome> fail) {
+      AmMetrics metrics, Duration initial, Duration interval, Consumer<Outcome> fail,
+      java.util.function.LongConsumer resynced) {
+    this.resynced = resynced;
     this.client = client;
     this.loop = loop;
     this.allocator = allocator;
@@ -116,7 +120,14 @@ final class Heartbeater implements Runnable {
     });
     long t0 = System.nanoTime();
     AllocateResponse r = client.allocate(progress);
-    metrics.allocateTook(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+    long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+    metrics.allocateTook(took);
+    // AMRMClient re-registers by itself with a ResourceManager that restarted or failed over, and
+    // the response ids start again: the only sign of it we get.
+    if (r.getResponseId() <= lastResponseId) {
+      resynced.accept(took);
+    }
+    lastResponseId = r.getResponseId();
     loop.execute(() -> allocator.handleResponse(r));
     if (r.getAMCommand() == AMCommand.AM_SHUTDOWN) {
       fail.accept(Outcome.failed("The ResourceManager told this attempt to shut down"));

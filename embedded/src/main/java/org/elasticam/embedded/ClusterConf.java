@@ -157,6 +157,13 @@ final class ClusterConf {
     c.set("elasticam.shuffle.metricsName", "ElasticamShuffle-nm" + a.index());
   }
 
+  /** A restarted ResourceManager listens where clients, NodeManagers and AMs knew the old one. */
+  static void pinResourceManagerAddresses(Configuration rm, Configuration clientSite) {
+    for (String key : rmAddressKeys()) {
+      rm.set(key, clientSite.get(key));
+    }
+  }
+
   private static List<String> rmAddressKeys() {
     return List.of(YarnConfiguration.RM_ADDRESS, YarnConfiguration.RM_SCHEDULER_ADDRESS,
         YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS, YarnConfiguration.RM_ADMIN_ADDRESS,

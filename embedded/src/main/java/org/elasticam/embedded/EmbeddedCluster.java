@@ -116,6 +116,20 @@ public final class EmbeddedCluster implements AutoCloseable {
     }
 
     /** Installs the shuffle service in every NodeManager, as the README says (see {@link ShuffleServiceInstall}). */
+    /**
+     * The ResourceManager keeps its state in a file-system state store under the work dir, so
+     * {@link EmbeddedCluster#restartResourceManager()} recovers the running applications
+     * (work-preserving: containers keep running); clients, AMs and NodeManagers retry every 500 ms
+     * while it is down.
+     */
+    public Settings withResourceManagerRecovery() {
+      return withConf(YarnConfiguration.RECOVERY_ENABLED, "true")
+          .withConf(YarnConfiguration.RM_STORE,
+              "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore")
+          .withConf(YarnConfiguration.FS_RM_STATE_STORE_URI, workDir.resolve("rm-state").toUri().toString())
+          .withConf(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, "500");
+    }
+
     public Settings withShuffleService(ShuffleServiceInstall install) {
       return new Settings(workDir, nodeManagers, nodeMemoryMb, nodeVcores, basePort, applicationClasspath, extraConf,
           logToFile, startTimeout, install);
@@ -231,6 +245,29 @@ public final class EmbeddedCluster implements AutoCloseable {
     requireStarted();
     nodeManager(i).stopForGood();
     LOG.info("NodeManager {} ({}) stopped for good", i, nodeManager(i).nodeId());
+  }
+
+  /**
+   * Stops the ResourceManager and starts a new one on the same addresses, which recovers the
+   * applications from its state store: running containers live on, NodeManagers re-register, and
+   * ApplicationMasters resync. Needs {@link Settings#withResourceManagerRecovery()}.
+   */
+  public void restartResourceManager() throws IOException, InterruptedException {
+    requireStarted();
+    if (!resourceManager.getConfig().getBoolean(YarnConfiguration.RECOVERY_ENABLED, false)) {
+      throw new IllegalStateException("the ResourceManager has no state store: start with withResourceManagerRecovery()");
+    }
+    long t0 = System.nanoTime();
+    resourceManager.stop();
+    // Its scheduler's queue metrics are JVM-wide; the new ResourceManager registers them afresh.
+    org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics.clearQueueMetrics();
+    Configuration next = ClusterConf.resourceManager(ClusterConf.shared(settings));
+    ClusterConf.pinResourceManagerAddresses(next, clientSite);
+    resourceManager = new ResourceManager();
+    resourceManager.init(next);
+    resourceManager.start();
+    nodes.awaitRunning(nodeIds(), settings.startTimeout());
+    LOG.info("ResourceManager restarted in {} ms", (System.nanoTime() - t0) / 1_000_000);
   }
 
   /**
