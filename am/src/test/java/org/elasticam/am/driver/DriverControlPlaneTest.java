@@ -84,9 +84,14 @@ class DriverControlPlaneTest {
   }
 
   private int startDriver(org.elasticam.am.job.JobPlan plan, StreamingPolicy streamingPolicy) throws Exception {
+    return startDriver(plan, streamingPolicy, Duration.ofSeconds(30));
+  }
+
+  private int startDriver(org.elasticam.am.job.JobPlan plan, StreamingPolicy streamingPolicy,
+      Duration registrationTimeout) throws Exception {
     loop = new AmLoop(outcome::completeExceptionally);
     driver = new Driver(new DriverSettings("app_1", 2, 1, 2, Duration.ZERO, Duration.ofMillis(200),
-        Duration.ofSeconds(10), Duration.ofSeconds(30)), loop, plan,
+        Duration.ofSeconds(10), registrationTimeout), loop, plan,
         new TaskScheduler(2, Duration.ZERO, h -> null), allocator, events, Clock.system(), outcome::complete,
         null, streamingPolicy, true);
     server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
@@ -134,6 +139,24 @@ class DriverControlPlaneTest {
       int code = e.get(20, TimeUnit.SECONDS);
       assertTrue(code == ExitCodes.OK || code == ExitCodes.DRIVER_LOST, "exit " + code);
     }
+  }
+
+  @Test
+  void aLaunchedExecutorThatNeverRegistersIsReleasedAsAFailureAndOneThatDidIsNot() throws Exception {
+    int port = startDriver(new DagPlan(BuiltInJobs.sleepStages(JobSpec.parse("sleep", "--stages", "1", "--tasks", "1",
+        "--task-ms", "3000"))), null, Duration.ofMillis(500));
+    CompletableFuture<Integer> e1 = executor(port, 1, "c1", SECRET);
+    waitFor(() -> driver.registeredExecutors() == 1, "executor 1 registers");
+    loop.call(() -> {
+      driver.executorLaunched("1");
+      driver.executorLaunched("2");
+      return null;
+    });
+    waitFor(() -> !killed.isEmpty(), "the registration timeout passes");
+    Thread.sleep(300);
+    assertEquals(List.of("2: it did not register within 500ms (elasticam.executor.registrationTimeout)"), killed);
+    server.shutdownNow();
+    e1.get(20, TimeUnit.SECONDS);
   }
 
   @Test
