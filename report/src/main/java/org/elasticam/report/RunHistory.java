@@ -170,8 +170,9 @@ public final class RunHistory {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
-   * Reads a whole event log. A last line cut short (the AM was killed mid-write) is skipped and
-   * counted; anything else that is not a JSON event fails with its line number.
+   * Reads a whole event log. A line cut short where the AM was killed mid-write (the last line, or
+   * the one before a later attempt's {@code app_start}) is skipped and counted; anything else that
+   * is not a JSON event fails with its line number.
    */
   public static RunHistory read(BufferedReader in) throws IOException, BadEventLogException {
     RunHistory h = new RunHistory();
@@ -188,7 +189,7 @@ public final class RunHistory {
       try {
         n = JSON.readTree(line);
       } catch (JsonProcessingException e) {
-        if (i == lines.size() - 1) {
+        if (i == lines.size() - 1 || nextAttemptStartsAt(lines, i + 1)) {
           h.skippedTornLine++;
           continue;
         }
@@ -203,6 +204,21 @@ public final class RunHistory {
       throw new BadEventLogException("no events in the file");
     }
     return h;
+  }
+
+  /**
+   * Whether a later AM attempt goes on at this line: the line cut short before it is where the
+   * earlier attempt was killed, not damage.
+   */
+  private static boolean nextAttemptStartsAt(List<String> lines, int i) {
+    if (i >= lines.size()) {
+      return false;
+    }
+    try {
+      return JSON.readTree(lines.get(i)).path("event").asText().equals("app_start");
+    } catch (JsonProcessingException e) {
+      return false;
+    }
   }
 
   private void apply(JsonNode n) {

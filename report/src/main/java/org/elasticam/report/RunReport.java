@@ -46,7 +46,7 @@ public final class RunReport {
                   ? ", resubmitted " + s.resubmissions + "x" : ""));
     }
     if (h.skippedTornLine > 0) {
-      b.append("note: the last line was cut short and was skipped\n");
+      b.append("note: a line the AM was killed in the middle of was cut short and was skipped\n");
     }
     return b.toString();
   }

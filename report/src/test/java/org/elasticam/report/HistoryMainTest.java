@@ -102,7 +102,12 @@ class HistoryMainTest {
   void aTornLastLineIsSkippedAndABrokenOneNamed() throws Exception {
     Path torn = Files.writeString(dir.resolve("torn.jsonl"), LOG + "\n{\"ts\":8000,\"event\":\"exec");
     assertEquals(0, run(torn.toString()), err);
-    assertTrue(out.contains("the last line was cut short"), out);
+    assertTrue(out.contains("was cut short and was skipped"), out);
+    // A second AM attempt went on writing after the line the first was killed in.
+    Path continued = Files.writeString(dir.resolve("continued.jsonl"), LOG + "\n{\"ts\":8000,\"event\":\"exec\n"
+        + "{\"ts\":9000,\"event\":\"app_start\",\"app_id\":\"application_1_0001\",\"attempt\":2}\n");
+    assertEquals(0, run(continued.toString()), err);
+    assertTrue(out.contains("was cut short and was skipped"), out);
 
     String[] lines = LOG.split("\n");
     lines[3] = "{\"ts\":";
