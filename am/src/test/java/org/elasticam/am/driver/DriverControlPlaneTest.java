@@ -325,6 +325,24 @@ class DriverControlPlaneTest {
   }
 
   @Test
+  void aNodeRecommissionedBeforeItsTasksEndKeepsItsExecutor() throws Exception {
+    int port = startDriver("sleep", "--stages", "1", "--tasks", "3", "--task-ms", "600");
+    CompletableFuture<Integer> e1 = executor(port, 1, "c1", SECRET);
+    waitFor(() -> driver.tasksRunning() == 2, "executor 1 runs two tasks (2 cores)");
+    loop.call(() -> {
+      driver.nodeDecommissioning("localhost", "it leaves within 60 s");
+      driver.nodeRecommissioned("localhost");
+      return null;
+    });
+    Outcome o = outcome.get(30, TimeUnit.SECONDS);
+    assertEquals(Outcome.Status.SUCCEEDED, o.status(), "the third task ran on the same executor");
+    assertEquals(List.of(), killed, "it was never released");
+    assertTrue(loop.call(events::retainedLines).stream().anyMatch(l -> l.contains("\"node_recommissioned\"")));
+    server.shutdownNow();
+    e1.get(20, TimeUnit.SECONDS);
+  }
+
+  @Test
   void beforeAPreemptionTheIdleExecutorIsGivenBackAndTheBusyOneKeepsItsTask() throws Exception {
     int port = startDriver("sleep", "--stages", "1", "--tasks", "1", "--task-ms", "60000");
     CompletableFuture<Integer> e1 = executor(port, 1, "c1", SECRET);
