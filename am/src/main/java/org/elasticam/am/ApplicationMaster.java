@@ -267,9 +267,11 @@ public final class ApplicationMaster {
     adopted.forEach(c -> executorSeconds.allocated(c.container().id(), c.grantedAtMs()));
     List<org.elasticam.rpc.journal.JournalStage> stagesDone =
         previous.map(AmJournal::getCompletedStagesList).orElse(List.of());
+    org.elasticam.rpc.journal.StreamProgress stream = previous.map(AmJournal::getStream)
+        .orElse(org.elasticam.rpc.journal.StreamProgress.getDefaultInstance());
     RecoveryJournal journal = RecoveryJournal.start(conf, staging, attempt,
         allocator.core().ledger().nextExecutorId(), adopted.stream().map(RecoveryJournal::entry).toList(),
-        stagesDone, executorSeconds::completedMs);
+        stagesDone, stream, executorSeconds::completedMs);
     allocator.recordTo(journal);
     if (attempt <= 1) {
       return new Restart(journal, null);
@@ -281,9 +283,10 @@ public final class ApplicationMaster {
         previous.isPresent() ? "" : " (no journal found: the job starts over)");
     events.write("am_recovered", "attempt", attempt, "containers_kept", kept.size(), "executors_adopted",
         adopted.stream().map(c -> c.executor().toString()).toList(), "stages_recovered",
-        stagesDone.stream().map(org.elasticam.rpc.journal.JournalStage::getStageId).toList(), "journal_found",
-        previous.isPresent());
-    return new Restart(journal, new Recovery(stagesDone, survivors, elastic.get(ExecutorKeys.REREGISTER_TIMEOUT)));
+        stagesDone.stream().map(org.elasticam.rpc.journal.JournalStage::getStageId).toList(), "batches_done",
+        stream.getBatchesDone(), "journal_found", previous.isPresent());
+    return new Restart(journal, new Recovery(stagesDone, survivors, elastic.get(ExecutorKeys.REREGISTER_TIMEOUT),
+        stream));
   }
 
   private Outcome drive(AmLoop loop, EventLog events, AmEvents amEvents, DriverHolder holder, YarnAllocator allocator,

@@ -154,7 +154,9 @@ public final class Driver implements DriverService.SessionHandler {
     if (recovery != null) {
       loop.schedule(recovery.reregisterTimeout(), this::giveUpOnSurvivors);
     }
-    if (streaming != null) {
+    if (streaming != null && recovery != null && recovery.stream().getBatchesDone() > 0) {
+      streaming.resume(recovery.stream().getStartMs(), recovery.stream().getBatchesDone());
+    } else if (streaming != null) {
       streaming.start();
     } else if (recovery != null) {
       resumeAfterRestart();
@@ -281,6 +283,12 @@ public final class Driver implements DriverService.SessionHandler {
     @Override
     public boolean finished() {
       return outcome != null;
+    }
+
+    @Override
+    public void progress(long startMs, int batchesDone) {
+      journal.streamProgress(org.elasticam.rpc.journal.StreamProgress.newBuilder().setStartMs(startMs)
+          .setBatchesDone(batchesDone).build());
     }
 
     @Override

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import org.elasticam.rpc.journal.JournalMapOutput;
 import org.elasticam.rpc.journal.JournalStage;
+import org.elasticam.rpc.journal.StreamProgress;
 
 /**
  * What a new attempt of the AM starts from after a restart: the stages the earlier attempts
@@ -17,8 +18,10 @@ import org.elasticam.rpc.journal.JournalStage;
  * @param completedStages in the order they completed
  * @param survivors executor ids whose containers the ResourceManager kept for this attempt
  * @param reregisterTimeout how long survivors have to re-register before they are released
+ * @param stream for a streaming job, the batches done and when the stream began (default instance: none)
  */
-public record Recovery(List<JournalStage> completedStages, Set<String> survivors, Duration reregisterTimeout) {
+public record Recovery(List<JournalStage> completedStages, Set<String> survivors, Duration reregisterTimeout,
+    StreamProgress stream) {
 
   public Recovery {
     completedStages = List.copyOf(completedStages);
@@ -55,5 +58,8 @@ public record Recovery(List<JournalStage> completedStages, Set<String> survivors
 
     /** A stage completed (or re-ran its lost maps): its output locations as they are now. */
     void stageCompleted(JournalStage stage);
+
+    /** A streaming job finished a batch. */
+    default void streamProgress(StreamProgress progress) {}
   }
 }

@@ -44,6 +44,9 @@ final class StreamingRun {
 
     /** The batch's stages are done and no later batch reads them: the driver may forget them. */
     void forgetStages(List<Integer> stageIds);
+
+    /** Where the stream is, for a later attempt of the AM. */
+    void progress(long startMs, int batchesDone);
   }
 
   private final StreamingPlan plan;
@@ -82,6 +85,25 @@ final class StreamingRun {
     startMs = clock.nowMs();
     LOG.info("Streaming: {} batches of {} ms, input rate {}, policy {}", plan.batches(), plan.batchMs(), plan.rate(),
         policy == null ? "none (static executors)" : policy.name());
+    scheduleNext();
+  }
+
+  /**
+   * Goes on after an AM restart with the batch after the last one done. Each batch stays due when
+   * it was, so the batches the restart delayed run back to back, late, until the stream catches up
+   * — as a real source's backlog would.
+   */
+  void resume(long streamStartMs, int done) {
+    startMs = streamStartMs;
+    batch = done - 1;
+    batchesDone = done;
+    previousEndMs = clock.nowMs();
+    LOG.info("Streaming resumes after an AM restart at batch {} of {}: {} batches were done", done, plan.batches(),
+        done);
+    if (batchesDone >= plan.batches()) {
+      host.finish(Outcome.succeeded("all " + plan.batches() + " batches had succeeded before the AM restarted"));
+      return;
+    }
     scheduleNext();
   }
 
@@ -157,6 +179,7 @@ final class StreamingRun {
     }
     // A stream runs for days: what the driver knows of a finished batch must not pile up.
     host.forgetStages(batchStageIds);
+    host.progress(startMs, batchesDone);
     if (batchesDone == plan.batches()) {
       host.finish(Outcome.succeeded("all " + plan.batches() + " batches (" + tasksInBatches + " tasks) succeeded"));
       return;

@@ -76,10 +76,10 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
    * @param completedExecutorMs executor-milliseconds of completed containers so far, read at each write
    */
   public static RecoveryJournal start(Configuration conf, String stagingDir, int attempt, int nextExecutorId,
-      List<JournalExecutor> survivors, List<JournalStage> completedStages, LongSupplier completedExecutorMs)
-      throws IOException {
+      List<JournalExecutor> survivors, List<JournalStage> completedStages,
+      org.elasticam.rpc.journal.StreamProgress stream, LongSupplier completedExecutorMs) throws IOException {
     AmJournal.Builder b = AmJournal.newBuilder().setAttempt(attempt).setNextExecutorId(nextExecutorId)
-        .addAllExecutors(survivors).addAllCompletedStages(completedStages);
+        .addAllExecutors(survivors).addAllCompletedStages(completedStages).setStream(stream);
     RecoveryJournal j = new RecoveryJournal(new StagingFiles(conf, stagingDir), b, completedExecutorMs);
     j.persist(true);
     return j;
@@ -123,6 +123,12 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
       }
     }
     state.addCompletedStages(stage);
+    persist(false);
+  }
+
+  @Override
+  public void streamProgress(org.elasticam.rpc.journal.StreamProgress progress) {
+    state.setStream(progress);
     persist(false);
   }
 

@@ -31,6 +31,7 @@ import org.elasticam.executor.ExecutorBackend;
 import org.elasticam.executor.ExitCodes;
 import org.elasticam.rpc.AppSecretAuth;
 import org.elasticam.rpc.journal.JournalStage;
+import org.elasticam.rpc.journal.StreamProgress;
 import org.elasticam.time.Clock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -53,6 +54,18 @@ class AmRestartControlPlaneTest {
 
   private final List<String> killed = new CopyOnWriteArrayList<>();
   private final List<JournalStage> journal = new CopyOnWriteArrayList<>();
+  private volatile StreamProgress stream = StreamProgress.getDefaultInstance();
+  private final Recovery.Journal recorder = new Recovery.Journal() {
+    @Override
+    public void stageCompleted(JournalStage stage) {
+      journal.add(stage);
+    }
+
+    @Override
+    public void streamProgress(StreamProgress progress) {
+      stream = progress;
+    }
+  };
   private final List<Attempt> attempts = new CopyOnWriteArrayList<>();
 
   /** Executors 1 and 2 run in containers c1 and c2, whichever attempt asks. */
@@ -99,15 +112,18 @@ class AmRestartControlPlaneTest {
   }
 
   private Attempt attempt(Recovery recovery) throws Exception {
+    return attempt(recovery, new DagPlan(BuiltInJobs.sleepStages(JobSpec.parse(
+        List.of("sleep", "--stages", "2", "--tasks", "4", "--task-ms", "1500")))));
+  }
+
+  private Attempt attempt(Recovery recovery, org.elasticam.am.job.JobPlan plan) throws Exception {
     CompletableFuture<Outcome> outcome = new CompletableFuture<>();
     AmLoop loop = new AmLoop(outcome::completeExceptionally);
     EventLog events = EventLog.discarding(Clock.system());
-    DagPlan plan = new DagPlan(BuiltInJobs.sleepStages(JobSpec.parse(
-        List.of("sleep", "--stages", "2", "--tasks", "4", "--task-ms", "1500"))));
     Driver driver = new Driver(new DriverSettings("app_1", 2, 1, 2, Duration.ZERO, Duration.ofMillis(200),
         Duration.ofSeconds(10), Duration.ofSeconds(30)), loop, plan, new TaskScheduler(2, Duration.ZERO, h -> null),
         allocator, events, Clock.system(), outcome::complete);
-    driver.recordTo(journal::add);
+    driver.recordTo(recorder);
     if (recovery != null) {
       driver.recover(recovery);
     }
@@ -153,7 +169,8 @@ class AmRestartControlPlaneTest {
     waitFor(() -> first.driver().tasksRunning() > 0, "stage 1 runs");
     first.kill();
 
-    Attempt second = attempt(new Recovery(List.copyOf(journal), Set.of("1", "2"), Duration.ofSeconds(20)));
+    Attempt second = attempt(new Recovery(List.copyOf(journal), Set.of("1", "2"), Duration.ofSeconds(20),
+        StreamProgress.getDefaultInstance()));
     Outcome o = second.outcome().get(60, TimeUnit.SECONDS);
     assertEquals(Outcome.Status.SUCCEEDED, o.status(), o.diagnostics());
     List<String> lines = second.lines();
@@ -169,8 +186,33 @@ class AmRestartControlPlaneTest {
   }
 
   @Test
+  void aStreamGoesOnWithTheBatchAfterTheLastOneDone() throws Exception {
+    JobSpec spec = JobSpec.parse("streaming", "--batch-ms", "300", "--batches", "12", "--rate", "const:20",
+        "--work-per-record-us", "2000");
+    Attempt first = attempt(null, BuiltInJobs.plan(spec, List.of("localhost"), null));
+    CompletableFuture<Integer> e1 = executor(first.server().getPort(), 1);
+    waitFor(() -> stream.getBatchesDone() >= 3, "three batches done in the first attempt");
+    first.kill();
+    StreamProgress before = stream;
+
+    Attempt second = attempt(new Recovery(List.of(), Set.of("1"), Duration.ofSeconds(20), before),
+        BuiltInJobs.plan(spec, List.of("localhost"), null));
+    Outcome o = second.outcome().get(60, TimeUnit.SECONDS);
+    assertEquals(Outcome.Status.SUCCEEDED, o.status(), o.diagnostics());
+    java.util.regex.Pattern batch = java.util.regex.Pattern.compile("\"event\":\"batch_completed\",\"batch\":(\\d+)");
+    List<Integer> done = second.lines().stream().map(batch::matcher).filter(java.util.regex.Matcher::find)
+        .map(m -> Integer.parseInt(m.group(1))).toList();
+    List<Integer> expected = java.util.stream.IntStream.range(before.getBatchesDone(), 12).boxed().toList();
+    assertEquals(expected, done, "the second attempt ran exactly the batches not done");
+    assertEquals(12, stream.getBatchesDone());
+    second.end();
+    assertEquals(ExitCodes.OK, e1.get(20, TimeUnit.SECONDS));
+  }
+
+  @Test
   void aSurvivorThatNeverComesBackIsReleasedAfterTheReregisterTimeout() throws Exception {
-    Attempt second = attempt(new Recovery(List.of(), Set.of("2"), Duration.ofMillis(500)));
+    Attempt second = attempt(new Recovery(List.of(), Set.of("2"), Duration.ofMillis(500),
+        StreamProgress.getDefaultInstance()));
     CompletableFuture<Integer> e1 = executor(second.server().getPort(), 1);
     waitFor(() -> killed.stream().anyMatch(k -> k.startsWith("2: it did not re-register")), "executor 2 released");
     Outcome o = second.outcome().get(60, TimeUnit.SECONDS);

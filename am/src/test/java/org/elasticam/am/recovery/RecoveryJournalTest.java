@@ -39,7 +39,8 @@ class RecoveryJournalTest {
 
   @Test
   void aSecondAttemptReadsWhatTheFirstRecorded() throws Exception {
-    try (RecoveryJournal j = RecoveryJournal.start(conf, dir(), 1, 1, List.of(), List.of(), completedMs::get)) {
+    try (RecoveryJournal j = RecoveryJournal.start(conf, dir(), 1, 1, List.of(), List.of(),
+        org.elasticam.rpc.journal.StreamProgress.getDefaultInstance(), completedMs::get)) {
       j.launching(List.of(container(1, "h1"), container(2, "h2")), 3);
       // Launches are on disk when launching returns, before any container is started.
       assertEquals(2, RecoveryJournal.read(conf, dir()).orElseThrow().getExecutorsCount());
@@ -50,6 +51,7 @@ class RecoveryJournalTest {
       j.completed("container_1_0001_01_000002");
       // A re-run of lost maps replaces the stage's record instead of adding a second one.
       j.stageCompleted(JournalStage.newBuilder().setStageId(0).setCompletedAtMs(9_000).build());
+      j.streamProgress(org.elasticam.rpc.journal.StreamProgress.newBuilder().setStartMs(100).setBatchesDone(4).build());
     }
     AmJournal read = RecoveryJournal.read(conf, dir()).orElseThrow();
     assertEquals(1, read.getAttempt());
@@ -60,6 +62,7 @@ class RecoveryJournalTest {
     assertEquals(1, read.getCompletedStagesCount());
     assertEquals(9_000, read.getCompletedStages(0).getCompletedAtMs());
     assertEquals(4_200, read.getCompletedExecutorMs());
+    assertEquals(4, read.getStream().getBatchesDone());
   }
 
   @Test
