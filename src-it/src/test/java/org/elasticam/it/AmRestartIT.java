@@ -4,17 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
-import org.elasticam.embedded.ShuffleServiceInstall;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,39 +26,25 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(300)
 class AmRestartIT {
 
-  private static final int FILES = 4;
+  private static WordCountOnFaults wc;
   private static ItCluster it;
-  private static FileSystem fs;
-  private static org.apache.hadoop.fs.Path input;
-  private static Map<String, Long> expected;
 
   @BeforeAll
   static void start() throws Exception {
-    Path jar = ShuffleJar.path();
-    it = ItCluster.start("amrestart", s -> s.withNodeResources(6144, 8)
-        .withShuffleService(ShuffleServiceInstall.onClasspath(jar)));
-    fs = FileSystem.get(it.conf());
-    input = new org.apache.hadoop.fs.Path(it.cluster.workDir().resolve("corpus").toUri());
-    Corpus.write(fs, input, FILES, 1 << 19, 11);
-    expected = Corpus.count(fs, input);
+    wc = WordCountOnFaults.start("amrestart", 11, s -> s);
+    it = wc.it;
   }
 
   @AfterAll
   static void stop() {
-    if (it != null) {
-      it.close();
+    if (wc != null) {
+      wc.close();
     }
   }
 
   @Test
   void aKilledAmIsReplacedByAnAttemptThatKeepsTheExecutorsAndTheFinishedStage() throws Exception {
-    org.apache.hadoop.fs.Path output = new org.apache.hadoop.fs.Path(it.cluster.workDir().resolve("out").toUri());
-    CompletableFuture<ItCluster.ClientRun> job = CompletableFuture.supplyAsync(() -> it.client("submit",
-        "--conf", "elasticam.yarn.maxAppAttempts=2", "--conf", "elasticam.shuffle.service.enabled=true",
-        "--conf", "elasticam.executor.memory=384m", "--conf", "elasticam.executor.instances=2",
-        "--conf", "elasticam.locality.wait=0", "--conf", "elasticam.executor.reregisterTimeout=60s",
-        "wordcount", "--input", input.toString(), "--output", output.toString(), "--reducers", "2",
-        "--pause-ms", "20000"));
+    CompletableFuture<ItCluster.ClientRun> job = wc.submit(20000, "elasticam.yarn.maxAppAttempts=2", "elasticam.executor.reregisterTimeout=60s");
     ApplicationId id = it.awaitStageCompleted(job, 0);
     awaitJournalAfter(id, ItCluster.ofType(it.events(id), "stage_completed").get(0).path("ts").asLong());
     List<JsonNode> before = it.events(id);
@@ -76,8 +58,7 @@ class AmRestartIT {
     am.onExit().get(30, TimeUnit.SECONDS);
 
     ItCluster.ClientRun run = job.get(240, TimeUnit.SECONDS);
-    assertEquals(0, run.exitCode(), run.out() + run.err());
-    assertEquals(expected, Corpus.output(fs, output, 2));
+    wc.assertExact(run);
 
     List<JsonNode> events = it.events(id);
     assertEquals(List.of(1, 2), ItCluster.ofType(events, "app_start").stream().map(e -> e.path("attempt").asInt())
@@ -117,7 +98,7 @@ class AmRestartIT {
   private static void awaitJournalAfter(ApplicationId id, long ts) throws Exception {
     org.apache.hadoop.fs.Path journal = new org.apache.hadoop.fs.Path(it.stagingDir(id), "am-journal");
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!(fs.exists(journal) && fs.getFileStatus(journal).getModificationTime() >= ts)) {
+    while (!(wc.fs.exists(journal) && wc.fs.getFileStatus(journal).getModificationTime() >= ts)) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("the journal was not written after stage 0 completed");
       }

@@ -5,15 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
-import org.elasticam.embedded.ShuffleServiceInstall;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,40 +25,27 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(300)
 class DecommissionIT {
 
-  private static final int FILES = 4;
+  private static WordCountOnFaults wc;
   private static ItCluster it;
-  private static FileSystem fs;
-  private static org.apache.hadoop.fs.Path input;
-  private static Map<String, Long> expected;
 
   @BeforeAll
   static void start() throws Exception {
-    Path jar = ShuffleJar.path();
-    it = ItCluster.start("decommission", s -> s.withNodeResources(6144, 8)
-        .withShuffleService(ShuffleServiceInstall.onClasspath(jar))
+    wc = WordCountOnFaults.start("decommission", 5, s -> s
         // The RM checks decommissioning nodes every 20 s by default.
         .withConf("yarn.resourcemanager.decommissioning-nodes-watcher.poll-interval-secs", "1"));
-    fs = FileSystem.get(it.conf());
-    input = new org.apache.hadoop.fs.Path(it.cluster.workDir().resolve("corpus").toUri());
-    Corpus.write(fs, input, FILES, 1 << 19, 5);
-    expected = Corpus.count(fs, input);
+    it = wc.it;
   }
 
   @AfterAll
   static void stop() {
-    if (it != null) {
-      it.close();
+    if (wc != null) {
+      wc.close();
     }
   }
 
   @Test
   void theMapOutputOfADecommissioningNodeIsComputedElsewhereBeforeItLeaves() throws Exception {
-    org.apache.hadoop.fs.Path output = new org.apache.hadoop.fs.Path(it.cluster.workDir().resolve("out").toUri());
-    CompletableFuture<ItCluster.ClientRun> job = CompletableFuture.supplyAsync(() -> it.client("submit",
-        "--conf", "elasticam.shuffle.service.enabled=true", "--conf", "elasticam.executor.memory=384m",
-        "--conf", "elasticam.executor.instances=2", "--conf", "elasticam.locality.wait=0",
-        "wordcount", "--input", input.toString(), "--output", output.toString(), "--reducers", "2",
-        "--pause-ms", "25000"));
+    CompletableFuture<ItCluster.ClientRun> job = wc.submit(25000);
     ApplicationId id = it.awaitStageCompleted(job, 0);
     String amHost = ItCluster.ofType(it.events(id), "am_registered").get(0).path("host").asText();
     String host = it.cluster.nodeHosts().stream().filter(h -> !h.equals(amHost)).findFirst().orElseThrow();
@@ -74,8 +57,7 @@ class DecommissionIT {
     it.cluster.decommissionGracefully(it.cluster.nodeHosts().indexOf(host), Duration.ofSeconds(12));
 
     ItCluster.ClientRun run = job.get(240, TimeUnit.SECONDS);
-    assertEquals(0, run.exitCode(), run.out() + run.err());
-    assertEquals(expected, Corpus.output(fs, output, 2));
+    wc.assertExact(run);
     List<JsonNode> events = it.events(id);
     JsonNode heard = ItCluster.ofType(events, "node_decommissioning").stream()
         .filter(e -> e.path("host").asText().equals(host)).findFirst()

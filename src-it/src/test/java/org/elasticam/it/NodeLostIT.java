@@ -4,14 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
-import org.elasticam.embedded.ShuffleServiceInstall;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,39 +23,25 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(240)
 class NodeLostIT {
 
-  private static final int FILES = 4;
+  private static WordCountOnFaults wc;
   private static ItCluster it;
-  private static FileSystem fs;
-  private static org.apache.hadoop.fs.Path input;
-  private static Map<String, Long> expected;
 
   @BeforeAll
   static void start() throws Exception {
-    Path jar = ShuffleJar.path();
-    it = ItCluster.start("nodelost", s -> s.withNodeResources(6144, 8)
-        .withShuffleService(ShuffleServiceInstall.onClasspath(jar))
-        .withConf("yarn.nm.liveness-monitor.expiry-interval-ms", "3000"));
-    fs = FileSystem.get(it.conf());
-    input = new org.apache.hadoop.fs.Path(it.cluster.workDir().resolve("corpus").toUri());
-    Corpus.write(fs, input, FILES, 1 << 19, 7);
-    expected = Corpus.count(fs, input);
+    wc = WordCountOnFaults.start("nodelost", 7, s -> s.withConf("yarn.nm.liveness-monitor.expiry-interval-ms", "3000"));
+    it = wc.it;
   }
 
   @AfterAll
   static void stop() {
-    if (it != null) {
-      it.close();
+    if (wc != null) {
+      wc.close();
     }
   }
 
   @Test
   void mapOutputOnALostNodeIsComputedAgainBeforeTheReducersNeedIt() throws Exception {
-    org.apache.hadoop.fs.Path output = new org.apache.hadoop.fs.Path(it.cluster.workDir().resolve("out").toUri());
-    CompletableFuture<ItCluster.ClientRun> job = CompletableFuture.supplyAsync(() -> it.client("submit",
-        "--conf", "elasticam.shuffle.service.enabled=true", "--conf", "elasticam.executor.memory=384m",
-        "--conf", "elasticam.executor.instances=2", "--conf", "elasticam.locality.wait=0",
-        "wordcount", "--input", input.toString(), "--output", output.toString(), "--reducers", "2",
-        "--pause-ms", "15000"));
+    CompletableFuture<ItCluster.ClientRun> job = wc.submit(15000);
     ApplicationId id = it.awaitStageCompleted(job, 0);
     // The node without the AM (losing the AM's node is an AM restart, not this test), and a map task
     // that ran there: its output is served by that node's shuffle service until the node goes.
@@ -70,8 +52,7 @@ class NodeLostIT {
         .orElseThrow(() -> new AssertionError("no map task ran on " + host)).path("task").asInt();
     it.cluster.loseNodeManager(it.cluster.nodeHosts().indexOf(host));
     ItCluster.ClientRun run = job.get(180, TimeUnit.SECONDS);
-    assertEquals(0, run.exitCode(), run.out() + run.err());
-    assertEquals(expected, Corpus.output(fs, output, 2));
+    wc.assertExact(run);
     List<JsonNode> events = it.events(id);
     assertTrue(ItCluster.ofType(events, "node_lost").stream().anyMatch(e -> e.path("host").asText().equals(host)
         && e.path("state").asText().equals("LOST")), "the AM heard the node was lost");

@@ -52,7 +52,6 @@ class AmRestartControlPlaneTest {
   @TempDir
   Path scratch;
 
-  private final List<String> killed = new CopyOnWriteArrayList<>();
   private final List<JournalStage> journal = new CopyOnWriteArrayList<>();
   private volatile StreamProgress stream = StreamProgress.getDefaultInstance();
   private final Recovery.Journal recorder = new Recovery.Journal() {
@@ -69,27 +68,8 @@ class AmRestartControlPlaneTest {
   private final List<Attempt> attempts = new CopyOnWriteArrayList<>();
 
   /** Executors 1 and 2 run in containers c1 and c2, whichever attempt asks. */
-  private final AllocatorPort allocator = new AllocatorPort() {
-    @Override
-    public boolean requestTotalExecutors(int target, int tasks, Map<String, Integer> hosts) {
-      return true;
-    }
-
-    @Override
-    public void killExecutor(String id, String reason) {
-      killed.add(id + ": " + reason);
-    }
-
-    @Override
-    public void killFailedExecutor(String id, String why) {
-      killed.add(id + ": " + why);
-    }
-
-    @Override
-    public Optional<Launched> launched(String id) {
-      return id.equals("1") || id.equals("2") ? Optional.of(new Launched("c" + id, "localhost", 0)) : Optional.empty();
-    }
-  };
+  private final TwoLaunchedExecutors allocator = new TwoLaunchedExecutors();
+  private final List<String> killed = allocator.killed;
 
   /** One attempt of the AM: its loop, its control plane, its driver and its event log. */
   private record Attempt(AmLoop loop, Server server, Driver driver, EventLog events, CompletableFuture<Outcome> outcome) {

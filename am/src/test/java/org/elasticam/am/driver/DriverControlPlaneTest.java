@@ -49,35 +49,15 @@ class DriverControlPlaneTest {
   @TempDir
   Path scratch;
 
-  private final List<String> killed = new CopyOnWriteArrayList<>();
   private final CompletableFuture<Outcome> outcome = new CompletableFuture<>();
   private final EventLog events = EventLog.discarding(Clock.system());
   private AmLoop loop;
   private Server server;
   private Driver driver;
 
-  /** Executors 1 and 2 were "launched" in containers c1 and c2. */
-  private final AllocatorPort allocator = new AllocatorPort() {
-    @Override
-    public boolean requestTotalExecutors(int target, int tasks, Map<String, Integer> hosts) {
-      return true;
-    }
-
-    @Override
-    public void killExecutor(String id, String reason) {
-      killed.add(id + ": " + reason);
-    }
-
-    @Override
-    public void killFailedExecutor(String id, String why) {
-      killed.add(id + ": " + why);
-    }
-
-    @Override
-    public Optional<Launched> launched(String id) {
-      return id.equals("1") || id.equals("2") ? Optional.of(new Launched("c" + id, "localhost", 0)) : Optional.empty();
-    }
-  };
+  /** Executors 1 and 2 run in containers c1 and c2, whichever attempt asks. */
+  private final TwoLaunchedExecutors allocator = new TwoLaunchedExecutors();
+  private final List<String> killed = allocator.killed;
 
   private int startDriver(String... job) throws Exception {
     return startDriver(new DagPlan(BuiltInJobs.sleepStages(JobSpec.parse(job))), null);
