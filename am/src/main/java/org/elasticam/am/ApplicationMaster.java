@@ -415,9 +415,10 @@ public final class ApplicationMaster {
 
   private Server startControlPlane(AmLoop loop, DriverHolder holder, byte[] secret) throws IOException {
     DriverService service = new DriverService(loop, holder);
+    RefusalLog refusals = new RefusalLog(clock, REFUSAL_LOG_INTERVAL);
+    loop.every(REFUSAL_LOG_INTERVAL, refusals::flush);
     return NettyServerBuilder.forAddress(new InetSocketAddress(0))
-        .addService(ServerInterceptors.intercept(service, AppSecretAuth.interceptor(secret, clock,
-            why -> LOG.warn("Refused a control-plane call: {}", why))))
+        .addService(ServerInterceptors.intercept(service, AppSecretAuth.interceptor(secret, clock, refusals)))
         .maxInboundMessageSize(RpcLimits.MAX_MESSAGE_BYTES)
         .maxInboundMetadataSize(RpcLimits.MAX_METADATA_BYTES)
         .maxConcurrentCallsPerConnection(RpcLimits.MAX_CALLS_PER_CONNECTION)
@@ -491,6 +492,8 @@ public final class ApplicationMaster {
   }
 
   private static final String SHUFFLE_CLIENT_PREFIX = "elasticam.shuffle.client.";
+  /** At most one line about refused control-plane calls per this interval. */
+  private static final java.time.Duration REFUSAL_LOG_INTERVAL = java.time.Duration.ofSeconds(10);
 
   /** The application's credentials as executors get them: everything but the AMRMToken. */
   private static ByteBuffer executorTokens() throws IOException {

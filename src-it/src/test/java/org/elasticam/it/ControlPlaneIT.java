@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
@@ -45,8 +46,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * A running AM's doors — its control plane and its status endpoint — tried by a client of the
  * test's own: without the secret, with a wrong one, with the right one but malformed, oversized
- * or impostor messages, and with plain garbage. Every attempt gets an error; the job still
- * succeeds.
+ * or impostor messages, and with plain garbage — one at a time, and as a flood from eight threads
+ * with connections held open and silent. Every attempt gets an error; the job still succeeds, and
+ * the AM's log holds a line per interval about the refusals, not one per refusal.
  */
 @Timeout(240)
 class ControlPlaneIT {
@@ -108,6 +110,74 @@ class ControlPlaneIT {
     ApplicationReport end = it.waitForEnd(id, Duration.ofSeconds(120));
     assertEquals(FinalApplicationStatus.SUCCEEDED, end.getFinalApplicationStatus(), end.getDiagnostics());
     secretsNeverLogged(id, secret);
+  }
+
+  @Test
+  void aFloodOfStrangersNeitherStopsTheJobNorFillsTheLog() throws Exception {
+    ItCluster.ClientRun run = it.client("submit", "--detach", "sleep", "--stages", "1", "--tasks", "2",
+        "--task-ms", "15000", "--conf", "elasticam.executor.instances=1");
+    assertEquals(0, run.exitCode(), run.out() + run.err());
+    ApplicationId id = run.appId();
+    it.awaitEvents(id, "executor_registered", 1, Duration.ofSeconds(60));
+    ApplicationReport r = it.report(id);
+    String host = r.getHost();
+    int port = r.getRpcPort();
+    byte[] secret = appSecret(id);
+
+    // Held open and silent for the whole flood, as a slow client would.
+    List<Socket> idle = new java.util.ArrayList<>();
+    for (int i = 0; i < 64; i++) {
+      idle.add(new Socket(host, port));
+    }
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+    java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger answered = new java.util.concurrent.atomic.AtomicInteger();
+    List<java.util.concurrent.Future<?>> work = new java.util.ArrayList<>();
+    long t0 = System.nanoTime();
+    for (int w = 0; w < 8; w++) {
+      int worker = w;
+      work.add(pool.submit(() -> {
+        for (int i = 0; i < 40; i++) {
+          Status s = switch ((worker + i) % 4) {
+            case 0 -> session(host, port, null, register(1, "flood"));
+            case 1 -> session(host, port, secret, register(1, "h".repeat(2 << 20)));
+            case 2 -> session(host, port, secret, register(1000 + i, "impostor"));
+            default -> {
+              garbage(host, port);
+              yield Status.UNAVAILABLE;
+            }
+          };
+          (s.isOk() ? answered : refused).incrementAndGet();
+        }
+        return null;
+      }));
+    }
+    for (java.util.concurrent.Future<?> f : work) {
+      f.get(120, TimeUnit.SECONDS);
+    }
+    double floodSeconds = (System.nanoTime() - t0) / 1e9;
+    assertEquals(200, http(r.getOriginalTrackingUrl() + "status", "GET"), "the status endpoint answers mid-flood");
+    for (Socket s : idle) {
+      s.close();
+    }
+    pool.shutdownNow();
+    assertEquals(0, answered.get(), "no stranger got an answer");
+    assertEquals(320, refused.get());
+
+    ApplicationReport end = it.waitForEnd(id, Duration.ofSeconds(120));
+    assertEquals(FinalApplicationStatus.SUCCEEDED, end.getFinalApplicationStatus(), end.getDiagnostics());
+    long refusalLines = 0;
+    try (Stream<Path> files = Files.walk(it.cluster.workDir())) {
+      for (Path f : files.filter(p -> p.getFileName().toString().equals("am.log")
+          && p.toString().contains(id.toString())).toList()) {
+        refusalLines += Files.readAllLines(f).stream().filter(l -> l.contains("control-plane call")).count();
+      }
+    }
+    // 240 refusals by the AM itself (the garbage never gets that far) in some seconds: a few lines.
+    assertTrue(refusalLines >= 1 && refusalLines <= 2 + floodSeconds / 10 * 2, refusalLines + " lines about refusals");
+    JsonNode appEnd = ItCluster.ofType(it.events(id), "app_end").get(0);
+    System.out.printf("flood: %d refused in %.1f s with 64 idle connections held; %d log lines; AM heap at end %d MiB%n",
+        refused.get(), floodSeconds, refusalLines, appEnd.path("am_heap_mb").asLong());
   }
 
   /** Neither the app secret nor the shuffle secret derived from it, in any encoding we use, in any log. */
