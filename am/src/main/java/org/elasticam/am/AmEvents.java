@@ -135,6 +135,21 @@ final class AmEvents implements AllocationEvents {
     };
   }
 
+  /**
+   * The AM unregisters while YARN has not yet reported these containers completed: YARN stops
+   * them. Logged as removed now, so the event log accounts for every executor it launched.
+   */
+  void unregisteringWith(List<org.elasticam.allocator.ledger.HeldContainer> held) {
+    for (org.elasticam.allocator.ledger.HeldContainer c : held) {
+      executorSeconds.completed(c.container().id(), clock.nowMs());
+      releaseReasons.remove(c.container().id());
+      metrics.executorRemoved("app_end", false);
+      log.write("executor_removed", "executor_id", c.executor().toString(), "container_id", c.container().id(),
+          "host", c.host(), "reason", "app_end", "exit_status", null, "exit_status_name", null,
+          "counted_as_failure", false, "message", "still running when the AM unregistered; YARN stops it");
+    }
+  }
+
   @Override
   public void nodesExcluded(Map<String, Long> untilMs) {
     untilMs.forEach((host, until) -> log.write("node_excluded", "host", host, "until_ts", until));

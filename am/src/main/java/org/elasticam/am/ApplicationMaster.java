@@ -347,6 +347,10 @@ public final class ApplicationMaster {
       return null;
     });
     drainContainers(loop, allocator, amClient);
+    loop.call(() -> {
+      amEvents.unregisteringWith(allocator.heldContainers());
+      return null;
+    });
     FinalApplicationStatus status = switch (outcome.status()) {
       case SUCCEEDED -> FinalApplicationStatus.SUCCEEDED;
       case FAILED -> FinalApplicationStatus.FAILED;

@@ -476,6 +476,16 @@ public final class YarnAllocator {
     return core.starting();
   }
 
+  /** The containers we still hold or wait to see completed, in no particular order. */
+  public List<org.elasticam.allocator.ledger.HeldContainer> heldContainers() {
+    List<org.elasticam.allocator.ledger.HeldContainer> out = new ArrayList<>();
+    for (org.elasticam.allocator.ledger.HeldContainer.State s : org.elasticam.allocator.ledger.HeldContainer.State
+        .values()) {
+      out.addAll(core.ledger().inState(s));
+    }
+    return out;
+  }
+
   /** Containers we still hold or wait to see completed. */
   public int containersHeld() {
     return core.running() + core.starting() + core.ledger().releasingCount();
