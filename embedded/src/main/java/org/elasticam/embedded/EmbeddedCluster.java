@@ -44,6 +44,8 @@ public final class EmbeddedCluster implements AutoCloseable {
    *     log4j.properties
    * @param startTimeout how long start and restart wait for nodes to be RUNNING
    * @param shuffleService whether each NodeManager gets the shuffle service, and how (default: not)
+   * @param partitionable each NodeManager reaches the ResourceManager's resource tracker through a
+   *     {@link TcpProxy}, so {@link EmbeddedCluster#partitionFromResourceManager} can cut it off
    */
   public record Settings(
       Path workDir,
@@ -55,7 +57,8 @@ public final class EmbeddedCluster implements AutoCloseable {
       Map<String, String> extraConf,
       boolean logToFile,
       Duration startTimeout,
-      ShuffleServiceInstall shuffleService) {
+      ShuffleServiceInstall shuffleService,
+      boolean partitionable) {
 
     public Settings {
       Objects.requireNonNull(workDir, "workDir");
@@ -74,27 +77,27 @@ public final class EmbeddedCluster implements AutoCloseable {
     /** Two NodeManagers of 4096 MB and 4 vcores, free ports, logging to a file. */
     public static Settings in(Path workDir) {
       return new Settings(workDir, 2, 4096, 4, 0, List.of(), Map.of(), true, Duration.ofSeconds(60),
-          ShuffleServiceInstall.none());
+          ShuffleServiceInstall.none(), false);
     }
 
     public Settings withNodeManagers(int n) {
       return new Settings(workDir, n, nodeMemoryMb, nodeVcores, basePort, applicationClasspath, extraConf,
-          logToFile, startTimeout, shuffleService);
+          logToFile, startTimeout, shuffleService, partitionable);
     }
 
     public Settings withNodeResources(int memoryMb, int vcores) {
       return new Settings(workDir, nodeManagers, memoryMb, vcores, basePort, applicationClasspath, extraConf,
-          logToFile, startTimeout, shuffleService);
+          logToFile, startTimeout, shuffleService, partitionable);
     }
 
     public Settings withBasePort(int port) {
       return new Settings(workDir, nodeManagers, nodeMemoryMb, nodeVcores, port, applicationClasspath, extraConf,
-          logToFile, startTimeout, shuffleService);
+          logToFile, startTimeout, shuffleService, partitionable);
     }
 
     public Settings withApplicationClasspath(List<String> paths) {
       return new Settings(workDir, nodeManagers, nodeMemoryMb, nodeVcores, basePort, paths, extraConf,
-          logToFile, startTimeout, shuffleService);
+          logToFile, startTimeout, shuffleService, partitionable);
     }
 
     /** Adds (or replaces) one key of {@link #extraConf()}. */
@@ -102,20 +105,19 @@ public final class EmbeddedCluster implements AutoCloseable {
       Map<String, String> conf = new LinkedHashMap<>(extraConf);
       conf.put(key, value);
       return new Settings(workDir, nodeManagers, nodeMemoryMb, nodeVcores, basePort, applicationClasspath, conf,
-          logToFile, startTimeout, shuffleService);
+          logToFile, startTimeout, shuffleService, partitionable);
     }
 
     public Settings withLogToFile(boolean toFile) {
       return new Settings(workDir, nodeManagers, nodeMemoryMb, nodeVcores, basePort, applicationClasspath, extraConf,
-          toFile, startTimeout, shuffleService);
+          toFile, startTimeout, shuffleService, partitionable);
     }
 
     public Settings withStartTimeout(Duration timeout) {
       return new Settings(workDir, nodeManagers, nodeMemoryMb, nodeVcores, basePort, applicationClasspath, extraConf,
-          logToFile, timeout, shuffleService);
+          logToFile, timeout, shuffleService, partitionable);
     }
 
-    /** Installs the shuffle service in every NodeManager, as the README says (see {@link ShuffleServiceInstall}). */
     /**
      * The ResourceManager keeps its state in a file-system state store under the work dir, so
      * {@link EmbeddedCluster#restartResourceManager()} recovers the running applications
@@ -130,9 +132,16 @@ public final class EmbeddedCluster implements AutoCloseable {
           .withConf(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, "500");
     }
 
+    /** Each NodeManager's heartbeats go through a proxy a test can cut (see {@link TcpProxy}). */
+    public Settings withPartitionableNodes() {
+      return new Settings(workDir, nodeManagers, nodeMemoryMb, nodeVcores, basePort, applicationClasspath, extraConf,
+          logToFile, startTimeout, shuffleService, true);
+    }
+
+    /** Installs the shuffle service in every NodeManager, as the README says (see {@link ShuffleServiceInstall}). */
     public Settings withShuffleService(ShuffleServiceInstall install) {
       return new Settings(workDir, nodeManagers, nodeMemoryMb, nodeVcores, basePort, applicationClasspath, extraConf,
-          logToFile, startTimeout, install);
+          logToFile, startTimeout, install, partitionable);
     }
 
     private static void check(boolean ok, String rule, Object value) {
@@ -146,6 +155,8 @@ public final class EmbeddedCluster implements AutoCloseable {
 
   private final Settings settings;
   private final List<NodeManagerHandle> nodeManagers = new ArrayList<>();
+  /** With {@link Settings#partitionable()}: NodeManager i's path to the resource tracker. */
+  private final List<TcpProxy> trackerProxies = new ArrayList<>();
   private State state = State.NEW;
   private ResourceManager resourceManager;
   private Configuration clientSite;
@@ -209,8 +220,14 @@ public final class EmbeddedCluster implements AutoCloseable {
     int basePort = settings.basePort() != 0 ? settings.basePort() : Ports.freeBase(settings.nodeManagers());
     for (int i = 0; i < settings.nodeManagers(); i++) {
       NodeAddress address = NodeAddress.of(i, basePort);
-      NodeManagerHandle nm = new NodeManagerHandle(address, ClusterConf.nodeManager(clientSite, settings, address),
-          settings.shuffleService());
+      org.apache.hadoop.yarn.conf.YarnConfiguration conf = ClusterConf.nodeManager(clientSite, settings, address);
+      if (settings.partitionable()) {
+        TcpProxy proxy = TcpProxy.start(address.host(), org.apache.hadoop.net.NetUtils.createSocketAddr(
+            clientSite.get(YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS)), "nm" + i + "-to-rm");
+        trackerProxies.add(proxy);
+        conf.set(YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS, proxy.address());
+      }
+      NodeManagerHandle nm = new NodeManagerHandle(address, conf, settings.shuffleService());
       nodeManagers.add(nm);
       nm.start();
     }
@@ -271,6 +288,29 @@ public final class EmbeddedCluster implements AutoCloseable {
   }
 
   /**
+   * Cuts NodeManager {@code i} off from the ResourceManager: its heartbeats go nowhere, so the
+   * ResourceManager finds it LOST after {@code yarn.nm.liveness-monitor.expiry-interval-ms}, while
+   * the NodeManager, its containers and its shuffle service go on running and reachable by everyone
+   * else. Needs {@link Settings#withPartitionableNodes()}.
+   */
+  public void partitionFromResourceManager(int i) {
+    trackerProxy(i).cut();
+  }
+
+  /** Ends the partition: the NodeManager reconnects and the ResourceManager takes it back. */
+  public void healPartition(int i) {
+    trackerProxy(i).heal();
+  }
+
+  private TcpProxy trackerProxy(int i) {
+    requireStarted();
+    if (!settings.partitionable()) {
+      throw new IllegalStateException("the cluster was started without withPartitionableNodes()");
+    }
+    return trackerProxies.get(i);
+  }
+
+  /**
    * Decommissions NodeManager {@code i} gracefully, as {@code yarn rmadmin -refreshNodes -g <timeout>}
    * does with the node in the exclude file: the ResourceManager marks it DECOMMISSIONING, places
    * nothing new on it, tells the applications with containers there, and decommissions it once
@@ -322,6 +362,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     if (resourceManager != null) {
       quietly("the ResourceManager", resourceManager::stop);
     }
+    trackerProxies.forEach(TcpProxy::close);
     LOG.info("Embedded cluster stopped in {} ms", (System.nanoTime() - t0) / 1_000_000);
   }
 

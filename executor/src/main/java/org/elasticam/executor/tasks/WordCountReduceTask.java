@@ -17,7 +17,8 @@ import org.elasticam.api.TaskContext;
  * Sums the counts of one partition of the words (stage 0's shuffle) and writes
  * {@code part-NNNNN}: one {@code word<TAB>count} line per word, in byte order of the words. The
  * file is written under a hidden name and renamed into place, so a reader never sees half a part
- * and a re-run replaces it whole.
+ * and a re-run replaces it whole; what attempts killed mid-write left behind is removed once the
+ * part is in place.
  */
 public final class WordCountReduceTask implements Task {
 
@@ -57,6 +58,12 @@ public final class WordCountReduceTask implements Task {
     fs.delete(part, false);
     if (!fs.rename(tmp, part)) {
       throw new IOException("cannot rename " + tmp + " to " + part);
+    }
+    // An earlier attempt killed mid-write (its executor died with it) left its hidden file behind;
+    // the part is whole now, so the leftovers of this partition go.
+    String stale = "." + name + ".attempt-";
+    for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(dir, p -> p.getName().startsWith(stale))) {
+      fs.delete(f.getPath(), false);
     }
   }
 
