@@ -69,11 +69,7 @@ class ControlPlaneIT {
 
   @Test
   void strangersAreRefusedAndTheJobStillSucceeds() throws Exception {
-    ItCluster.ClientRun run = it.client("submit", "--detach", "sleep", "--stages", "1", "--tasks", "2",
-        "--task-ms", "6000", "--conf", "elasticam.executor.instances=1");
-    assertEquals(0, run.exitCode(), run.out() + run.err());
-    ApplicationId id = run.appId();
-    it.awaitEvents(id, "executor_registered", 1, Duration.ofSeconds(60));
+    ApplicationId id = runningJob(6000);
     ApplicationReport r = it.report(id);
     String host = r.getHost();
     int port = r.getRpcPort();
@@ -114,11 +110,7 @@ class ControlPlaneIT {
 
   @Test
   void aFloodOfStrangersNeitherStopsTheJobNorFillsTheLog() throws Exception {
-    ItCluster.ClientRun run = it.client("submit", "--detach", "sleep", "--stages", "1", "--tasks", "2",
-        "--task-ms", "15000", "--conf", "elasticam.executor.instances=1");
-    assertEquals(0, run.exitCode(), run.out() + run.err());
-    ApplicationId id = run.appId();
-    it.awaitEvents(id, "executor_registered", 1, Duration.ofSeconds(60));
+    ApplicationId id = runningJob(15000);
     ApplicationReport r = it.report(id);
     String host = r.getHost();
     int port = r.getRpcPort();
@@ -178,6 +170,16 @@ class ControlPlaneIT {
     JsonNode appEnd = ItCluster.ofType(it.events(id), "app_end").get(0);
     System.out.printf("flood: %d refused in %.1f s with 64 idle connections held; %d log lines; AM heap at end %d MiB%n",
         refused.get(), floodSeconds, refusalLines, appEnd.path("am_heap_mb").asLong());
+  }
+
+  /** A one-executor sleep job of two tasks of {@code taskMs}, submitted detached, once its executor registered. */
+  private static ApplicationId runningJob(int taskMs) throws Exception {
+    ItCluster.ClientRun run = it.client("submit", "--detach", "sleep", "--stages", "1", "--tasks", "2",
+        "--task-ms", String.valueOf(taskMs), "--conf", "elasticam.executor.instances=1");
+    assertEquals(0, run.exitCode(), run.out() + run.err());
+    ApplicationId id = run.appId();
+    it.awaitEvents(id, "executor_registered", 1, Duration.ofSeconds(60));
+    return id;
   }
 
   /** Neither the app secret nor the shuffle secret derived from it, in any encoding we use, in any log. */

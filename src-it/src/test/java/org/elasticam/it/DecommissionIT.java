@@ -1,7 +1,6 @@
 package org.elasticam.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -47,14 +46,11 @@ class DecommissionIT {
   void theMapOutputOfADecommissioningNodeIsComputedElsewhereBeforeItLeaves() throws Exception {
     CompletableFuture<ItCluster.ClientRun> job = wc.submit(25000);
     ApplicationId id = it.awaitStageCompleted(job, 0);
-    String amHost = ItCluster.ofType(it.events(id), "am_registered").get(0).path("host").asText();
-    String host = it.cluster.nodeHosts().stream().filter(h -> !h.equals(amHost)).findFirst().orElseThrow();
-    List<Integer> mapsThere = ItCluster.ofType(it.events(id), "task_end").stream()
-        .filter(e -> e.path("stage_id").asInt() == 0 && e.path("host").asText().equals(host))
-        .map(e -> e.path("task").asInt()).toList();
-    assertFalse(mapsThere.isEmpty(), "a map task ran on " + host);
+    WordCountOnFaults.Victim victim = wc.victim(id);
+    String host = victim.host();
+    List<Integer> mapsThere = victim.maps();
     long decommissionedAt = System.currentTimeMillis();
-    it.cluster.decommissionGracefully(it.cluster.nodeHosts().indexOf(host), Duration.ofSeconds(12));
+    it.cluster.decommissionGracefully(victim.index(), Duration.ofSeconds(12));
 
     ItCluster.ClientRun run = job.get(240, TimeUnit.SECONDS);
     wc.assertExact(run);

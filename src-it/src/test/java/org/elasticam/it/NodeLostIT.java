@@ -43,14 +43,10 @@ class NodeLostIT {
   void mapOutputOnALostNodeIsComputedAgainBeforeTheReducersNeedIt() throws Exception {
     CompletableFuture<ItCluster.ClientRun> job = wc.submit(15000);
     ApplicationId id = it.awaitStageCompleted(job, 0);
-    // The node without the AM (losing the AM's node is an AM restart, not this test), and a map task
-    // that ran there: its output is served by that node's shuffle service until the node goes.
-    String amHost = ItCluster.ofType(it.events(id), "am_registered").get(0).path("host").asText();
-    String host = it.cluster.nodeHosts().stream().filter(h -> !h.equals(amHost)).findFirst().orElseThrow();
-    int task = ItCluster.ofType(it.events(id), "task_end").stream()
-        .filter(e -> e.path("stage_id").asInt() == 0 && e.path("host").asText().equals(host)).findFirst()
-        .orElseThrow(() -> new AssertionError("no map task ran on " + host)).path("task").asInt();
-    it.cluster.loseNodeManager(it.cluster.nodeHosts().indexOf(host));
+    WordCountOnFaults.Victim victim = wc.victim(id);
+    String host = victim.host();
+    int task = victim.maps().get(0);
+    it.cluster.loseNodeManager(victim.index());
     ItCluster.ClientRun run = job.get(180, TimeUnit.SECONDS);
     wc.assertExact(run);
     List<JsonNode> events = it.events(id);

@@ -63,6 +63,28 @@ final class WordCountOnFaults implements AutoCloseable {
     return CompletableFuture.supplyAsync(() -> it.client(args.toArray(new String[0])));
   }
 
+  /**
+   * The node a fault is injected on: not the AM's (a fault there is an AM restart, a test of its
+   * own), and one that ran map tasks, whose output its shuffle service serves until the fault.
+   *
+   * @param index the NodeManager's index in the cluster
+   * @param maps the map tasks that ran there
+   */
+  record Victim(String host, int index, List<Integer> maps) {}
+
+  Victim victim(org.apache.hadoop.yarn.api.records.ApplicationId id) throws java.io.IOException {
+    List<com.fasterxml.jackson.databind.JsonNode> events = it.events(id);
+    String amHost = ItCluster.ofType(events, "am_registered").get(0).path("host").asText();
+    String host = it.cluster.nodeHosts().stream().filter(h -> !h.equals(amHost)).findFirst().orElseThrow();
+    List<Integer> maps = ItCluster.ofType(events, "task_end").stream()
+        .filter(e -> e.path("stage_id").asInt() == 0 && e.path("host").asText().equals(host))
+        .map(e -> e.path("task").asInt()).toList();
+    if (maps.isEmpty()) {
+      throw new AssertionError("no map task ran on " + host + ", the node without the AM");
+    }
+    return new Victim(host, it.cluster.nodeHosts().indexOf(host), maps);
+  }
+
   /** The run succeeded and its counts are exactly the independent count's. */
   void assertExact(ItCluster.ClientRun run) throws Exception {
     assertEquals(0, run.exitCode(), run.out() + run.err());
