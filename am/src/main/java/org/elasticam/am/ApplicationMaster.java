@@ -267,11 +267,13 @@ public final class ApplicationMaster {
     adopted.forEach(c -> executorSeconds.allocated(c.container().id(), c.grantedAtMs()));
     List<org.elasticam.rpc.journal.JournalStage> stagesDone =
         previous.map(AmJournal::getCompletedStagesList).orElse(List.of());
+    List<org.elasticam.rpc.journal.JournalStage> stagesRunning =
+        previous.map(AmJournal::getRunningStagesList).orElse(List.of());
     org.elasticam.rpc.journal.StreamProgress stream = previous.map(AmJournal::getStream)
         .orElse(org.elasticam.rpc.journal.StreamProgress.getDefaultInstance());
     RecoveryJournal journal = RecoveryJournal.start(conf, staging, attempt,
         allocator.core().ledger().nextExecutorId(), adopted.stream().map(RecoveryJournal::entry).toList(),
-        stagesDone, stream, executorSeconds::completedMs);
+        stagesDone, stagesRunning, stream, executorSeconds::completedMs);
     allocator.recordTo(journal);
     if (attempt <= 1) {
       return new Restart(journal, null);
@@ -283,10 +285,13 @@ public final class ApplicationMaster {
         previous.isPresent() ? "" : " (no journal found: the job starts over)");
     events.write("am_recovered", "attempt", attempt, "containers_kept", kept.size(), "executors_adopted",
         adopted.stream().map(c -> c.executor().toString()).toList(), "stages_recovered",
-        stagesDone.stream().map(org.elasticam.rpc.journal.JournalStage::getStageId).toList(), "batches_done",
+        stagesDone.stream().map(org.elasticam.rpc.journal.JournalStage::getStageId).toList(), "tasks_done_in_running_stages",
+        stagesRunning.stream().collect(java.util.stream.Collectors.toMap(s -> String.valueOf(s.getStageId()),
+            org.elasticam.rpc.journal.JournalStage::getDoneTasksCount, (a, b) -> a, java.util.TreeMap::new)),
+        "batches_done",
         stream.getBatchesDone(), "journal_found", previous.isPresent());
-    return new Restart(journal, new Recovery(stagesDone, survivors, elastic.get(ExecutorKeys.REREGISTER_TIMEOUT),
-        stream));
+    return new Restart(journal, new Recovery(stagesDone, stagesRunning, survivors,
+        elastic.get(ExecutorKeys.REREGISTER_TIMEOUT), stream));
   }
 
   private Outcome drive(AmLoop loop, EventLog events, AmEvents amEvents, DriverHolder holder, YarnAllocator allocator,

@@ -46,7 +46,7 @@ class AmRestartIT {
   void aKilledAmIsReplacedByAnAttemptThatKeepsTheExecutorsAndTheFinishedStage() throws Exception {
     CompletableFuture<ItCluster.ClientRun> job = wc.submit(20000, "elasticam.yarn.maxAppAttempts=2", "elasticam.executor.reregisterTimeout=60s");
     ApplicationId id = it.awaitStageCompleted(job, 0);
-    awaitJournalAfter(id, ItCluster.ofType(it.events(id), "stage_completed").get(0).path("ts").asLong());
+    awaitJournaled(id, 0);
     List<JsonNode> before = it.events(id);
     long pid = ItCluster.ofType(before, "am_registered").get(0).path("pid").asLong();
     Set<String> live = registered(before);
@@ -95,12 +95,12 @@ class AmRestartIT {
   }
 
   /** The journal is written behind the event loop: wait until it holds the completed stage. */
-  private static void awaitJournalAfter(ApplicationId id, long ts) throws Exception {
-    org.apache.hadoop.fs.Path journal = new org.apache.hadoop.fs.Path(it.stagingDir(id), "am-journal");
+  private static void awaitJournaled(ApplicationId id, int stageId) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!(wc.fs.exists(journal) && wc.fs.getFileStatus(journal).getModificationTime() >= ts)) {
+    while (org.elasticam.am.recovery.RecoveryJournal.read(it.conf(), it.stagingDir(id).toString())
+        .map(j -> j.getCompletedStagesList().stream().noneMatch(s -> s.getStageId() == stageId)).orElse(true)) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("the journal was not written after stage 0 completed");
+        throw new AssertionError("the journal does not have stage " + stageId + " completed");
       }
       Thread.sleep(100);
     }

@@ -57,6 +57,29 @@ public final class TaskScheduler {
     pendingTasks += s.pending;
   }
 
+  /**
+   * Submits a stage some of whose tasks already succeeded (under an earlier attempt of the AM):
+   * only the others run, and the stage completes once they are done. At least one must be left.
+   */
+  public void submit(Stage stage, java.util.Set<Integer> alreadyDone, long nowMs) {
+    if (active.containsKey(stage.id())) {
+      throw new IllegalStateException("stage " + stage.id() + " submitted twice");
+    }
+    java.util.Set<Integer> left = new HashSet<>();
+    for (int i = 0; i < stage.tasks().size(); i++) {
+      if (!alreadyDone.contains(i)) {
+        left.add(i);
+      }
+    }
+    if (left.isEmpty()) {
+      throw new IllegalArgumentException("stage " + stage.id() + " has no task left to run");
+    }
+    StageState s = new StageState(stage, nowMs, rackOf, left);
+    active.put(stage.id(), s);
+    pendingTasks += s.pending;
+    doneTasks += s.done;
+  }
+
   /** A completed stage that will never run again (a finished micro-batch's): drop what it left. */
   public void forget(int stageId) {
     if (!active.containsKey(stageId)) {

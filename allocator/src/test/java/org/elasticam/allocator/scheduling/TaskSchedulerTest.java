@@ -32,6 +32,19 @@ class TaskSchedulerTest {
   }
 
   @Test
+  void aStagePartlyDoneBeforeAnAmRestartRunsOnlyTheRestAndThenCompletes() {
+    s.submit(stage(0, "", "", "", ""), java.util.Set.of(0, 2), 0);
+    assertEquals(2, s.pendingTasks());
+    assertEquals(2, s.doneTasks(), "the tasks done before count towards progress");
+    List<TaskAttempt> run = offer(0, new TaskScheduler.Offer("e1", "h1", 4));
+    assertEquals(List.of(1, 3), run.stream().map(TaskAttempt::index).sorted().toList());
+    assertTrue(s.taskEnded(run.get(0).taskId(), true, false, null).orElseThrow().stageCompleted().isEmpty());
+    assertEquals(Optional.of(0), s.taskEnded(run.get(1).taskId(), true, false, null).orElseThrow().stageCompleted());
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> s.submit(stage(1, "", ""), java.util.Set.of(0, 1), 0), "a stage with nothing left is complete, not submitted");
+  }
+
+  @Test
   void nodeLocalFirstThenWaitsBeforeGoingElsewhere() {
     s.executorUp("e1", "h1");
     s.submit(stage(0, "h1", "h1"), 0);

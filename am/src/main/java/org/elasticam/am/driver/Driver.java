@@ -89,6 +89,8 @@ public final class Driver implements DriverService.SessionHandler {
   private final Set<String> awaitingReattach = new java.util.LinkedHashSet<>();
   /** Tasks of stages an earlier attempt completed, for progress. */
   private int recoveredTasks;
+  /** Stages an earlier attempt was running, by id: the tasks that succeeded there run no more. */
+  private final Map<Integer, Set<Integer>> partlyDone = new java.util.HashMap<>();
 
   public Driver(DriverSettings settings, AmLoop loop, JobPlan plan, TaskScheduler scheduler, AllocatorPort allocator,
       EventLog events, Clock clock, Consumer<Outcome> onFinish) {
@@ -175,19 +177,30 @@ public final class Driver implements DriverService.SessionHandler {
    */
   private void resumeAfterRestart() {
     long now = clock.nowMs();
-    Map<Integer, org.elasticam.rpc.journal.JournalStage> done = recovery.byStage();
+    Map<Integer, org.elasticam.rpc.journal.JournalStage> done = Recovery.byStage(recovery.completedStages());
+    Map<Integer, org.elasticam.rpc.journal.JournalStage> running = Recovery.byStage(recovery.runningStages());
     java.util.ArrayDeque<JobPlan.Submission> walk = new java.util.ArrayDeque<>(plan.start(now));
     List<JobPlan.Submission> toSubmit = new ArrayList<>();
     Set<String> writers = new HashSet<>();
     int skipped = 0;
     while (!walk.isEmpty()) {
       JobPlan.Submission s = walk.poll();
-      org.elasticam.rpc.journal.JournalStage j = done.get(s.stage().id());
+      Stage stage = s.stage();
+      org.elasticam.rpc.journal.JournalStage j = done.get(stage.id());
+      if (j == null && running.containsKey(stage.id())) {
+        Set<Integer> kept = tasksThatStayDone(stage, running.get(stage.id()));
+        if (kept.size() < stage.tasks().size()) {
+          partlyDone.put(stage.id(), kept);
+          toSubmit.add(s);
+          continue;
+        }
+        // Every task had succeeded; only the stage's completion was not recorded.
+        j = running.get(stage.id());
+      }
       if (j == null) {
         toSubmit.add(s);
         continue;
       }
-      Stage stage = s.stage();
       stages.put(stage.id(), stage);
       if (stage.writesShuffle()) {
         mapOutputs.register(stage.id(), stage.tasks().size());
@@ -215,6 +228,29 @@ public final class Driver implements DriverService.SessionHandler {
       return;
     }
     submitAll(toSubmit);
+  }
+
+  /**
+   * The tasks of a stage the earlier attempt was running that need not run again: those that
+   * succeeded, and for a shuffle stage only those whose output outlived the restart (served by a
+   * shuffle service, or by an executor that is coming back). Their output is registered now.
+   */
+  private Set<Integer> tasksThatStayDone(Stage stage, org.elasticam.rpc.journal.JournalStage j) {
+    int n = stage.tasks().size();
+    Set<Integer> kept = new java.util.TreeSet<>();
+    if (!stage.writesShuffle()) {
+      j.getDoneTasksList().stream().filter(t -> t >= 0 && t < n).forEach(kept::add);
+      return kept;
+    }
+    mapOutputs.register(stage.id(), n);
+    for (org.elasticam.rpc.journal.JournalMapOutput o : j.getOutputsList()) {
+      if (o.getMapId() >= 0 && o.getMapId() < n
+          && (o.getExternal() || recovery.survivors().contains(o.getExecutorId()))) {
+        mapOutputs.put(stage.id(), o.getMapId(), Recovery.output(o));
+        kept.add(o.getMapId());
+      }
+    }
+    return kept;
   }
 
   /** Survivors that did not come back in time are released; output only they served is lost. */
@@ -381,7 +417,14 @@ public final class Driver implements DriverService.SessionHandler {
     for (int p : shuffleParents(stage)) {
       readersLeft.merge(p, 1, Integer::sum);
     }
-    scheduler.submit(stage, clock.nowMs());
+    Set<Integer> alreadyDone = partlyDone.remove(stage.id());
+    if (alreadyDone == null || alreadyDone.isEmpty()) {
+      scheduler.submit(stage, clock.nowMs());
+    } else {
+      scheduler.submit(stage, alreadyDone, clock.nowMs());
+      LOG.info("Stage {}: {} of its {} tasks had succeeded before the AM restarted; the others run", stage.id(),
+          alreadyDone.size(), stage.tasks().size());
+    }
     if (dynamic != null) {
       dynamic.stageSubmitted(stage, clock.nowMs());
     }
@@ -780,12 +823,17 @@ public final class Driver implements DriverService.SessionHandler {
     if (dynamic != null) {
       dynamic.taskEnded(a, ok, killed, clock.nowMs());
     }
+    MapOutputs.Output written = null;
     if (ok && stages.get(a.stageId()).writesShuffle()) {
-      mapOutputs.put(a.stageId(), a.index(), new MapOutputs.Output(a.executorId(), session.host, u.getShufflePort(),
-          session.localDirs, session.shuffleExternal));
+      written = new MapOutputs.Output(a.executorId(), session.host, u.getShufflePort(), session.localDirs,
+          session.shuffleExternal);
+      mapOutputs.put(a.stageId(), a.index(), written);
       if (dynamic != null) {
         dynamic.shuffleOutput(a.executorId(), a.stageId(), clock.nowMs());
       }
+    }
+    if (ok && streaming == null && !rerunning.contains(a.stageId())) {
+      journal.taskSucceeded(a.stageId(), a.index(), written == null ? null : Recovery.output(a.index(), written));
     }
     if (scheduler.runningOn(a.executorId()) == 0 && executors.containsKey(a.executorId())) {
       // What its shuffle output means for its removal: nothing when a service serves it; with

@@ -16,21 +16,23 @@ import org.elasticam.rpc.journal.StreamProgress;
  * are coming back to this attempt's control plane.
  *
  * @param completedStages in the order they completed
+ * @param runningStages stages that were running, with the tasks that had succeeded in them
  * @param survivors executor ids whose containers the ResourceManager kept for this attempt
  * @param reregisterTimeout how long survivors have to re-register before they are released
  * @param stream for a streaming job, the batches done and when the stream began (default instance: none)
  */
-public record Recovery(List<JournalStage> completedStages, Set<String> survivors, Duration reregisterTimeout,
-    StreamProgress stream) {
+public record Recovery(List<JournalStage> completedStages, List<JournalStage> runningStages, Set<String> survivors,
+    Duration reregisterTimeout, StreamProgress stream) {
 
   public Recovery {
     completedStages = List.copyOf(completedStages);
+    runningStages = List.copyOf(runningStages);
     survivors = Set.copyOf(survivors);
   }
 
-  Map<Integer, JournalStage> byStage() {
+  static Map<Integer, JournalStage> byStage(List<JournalStage> stages) {
     Map<Integer, JournalStage> m = new LinkedHashMap<>();
-    completedStages.forEach(s -> m.put(s.getStageId(), s));
+    stages.forEach(s -> m.put(s.getStageId(), s));
     return m;
   }
 
@@ -40,11 +42,15 @@ public record Recovery(List<JournalStage> completedStages, Set<String> survivors
     for (int m = 0; m < outputs.size(); m++) {
       MapOutputs.Output o = outputs.get(m);
       if (o != null) {
-        b.addOutputs(JournalMapOutput.newBuilder().setMapId(m).setExecutorId(o.executorId()).setHost(o.host())
-            .setPort(o.port()).addAllLocalDirs(o.localDirs()).setExternal(o.external()));
+        b.addOutputs(output(m, o));
       }
     }
     return b.build();
+  }
+
+  static JournalMapOutput output(int mapId, MapOutputs.Output o) {
+    return JournalMapOutput.newBuilder().setMapId(mapId).setExecutorId(o.executorId()).setHost(o.host())
+        .setPort(o.port()).addAllLocalDirs(o.localDirs()).setExternal(o.external()).build();
   }
 
   static MapOutputs.Output output(JournalMapOutput o) {
@@ -58,6 +64,12 @@ public record Recovery(List<JournalStage> completedStages, Set<String> survivors
 
     /** A stage completed (or re-ran its lost maps): its output locations as they are now. */
     void stageCompleted(JournalStage stage);
+
+    /**
+     * A task of a stage not yet completed succeeded; {@code output} is where its shuffle output
+     * is, null when its stage writes none.
+     */
+    default void taskSucceeded(int stageId, int task, JournalMapOutput output) {}
 
     /** A streaming job finished a batch. */
     default void streamProgress(StreamProgress progress) {}

@@ -76,10 +76,11 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
    * @param completedExecutorMs executor-milliseconds of completed containers so far, read at each write
    */
   public static RecoveryJournal start(Configuration conf, String stagingDir, int attempt, int nextExecutorId,
-      List<JournalExecutor> survivors, List<JournalStage> completedStages,
+      List<JournalExecutor> survivors, List<JournalStage> completedStages, List<JournalStage> runningStages,
       org.elasticam.rpc.journal.StreamProgress stream, LongSupplier completedExecutorMs) throws IOException {
     AmJournal.Builder b = AmJournal.newBuilder().setAttempt(attempt).setNextExecutorId(nextExecutorId)
-        .addAllExecutors(survivors).addAllCompletedStages(completedStages).setStream(stream);
+        .addAllExecutors(survivors).addAllCompletedStages(completedStages).addAllRunningStages(runningStages)
+        .setStream(stream);
     RecoveryJournal j = new RecoveryJournal(new StagingFiles(conf, stagingDir), b, completedExecutorMs);
     j.persist(true);
     return j;
@@ -114,7 +115,33 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
   }
 
   @Override
+  public void taskSucceeded(int stageId, int task, org.elasticam.rpc.journal.JournalMapOutput output) {
+    int i = 0;
+    while (i < state.getRunningStagesCount() && state.getRunningStages(i).getStageId() != stageId) {
+      i++;
+    }
+    JournalStage.Builder s = i < state.getRunningStagesCount() ? state.getRunningStages(i).toBuilder()
+        : JournalStage.newBuilder().setStageId(stageId);
+    s.addDoneTasks(task);
+    if (output != null) {
+      s.addOutputs(output);
+    }
+    if (i < state.getRunningStagesCount()) {
+      state.setRunningStages(i, s);
+    } else {
+      state.addRunningStages(s);
+    }
+    persist(false);
+  }
+
+  @Override
   public void stageCompleted(JournalStage stage) {
+    for (int i = 0; i < state.getRunningStagesCount(); i++) {
+      if (state.getRunningStages(i).getStageId() == stage.getStageId()) {
+        state.removeRunningStages(i);
+        break;
+      }
+    }
     for (int i = 0; i < state.getCompletedStagesCount(); i++) {
       if (state.getCompletedStages(i).getStageId() == stage.getStageId()) {
         state.setCompletedStages(i, stage);

@@ -93,17 +93,22 @@ class AmRestartControlPlaneTest {
 
   private Attempt attempt(Recovery recovery) throws Exception {
     return attempt(recovery, new DagPlan(BuiltInJobs.sleepStages(JobSpec.parse(
-        List.of("sleep", "--stages", "2", "--tasks", "4", "--task-ms", "1500")))));
+        List.of("sleep", "--stages", "2", "--tasks", "4", "--task-ms", "1500")))), recorder);
   }
 
   private Attempt attempt(Recovery recovery, org.elasticam.am.job.JobPlan plan) throws Exception {
+    return attempt(recovery, plan, recorder);
+  }
+
+  private Attempt attempt(Recovery recovery, org.elasticam.am.job.JobPlan plan, Recovery.Journal j)
+      throws Exception {
     CompletableFuture<Outcome> outcome = new CompletableFuture<>();
     AmLoop loop = new AmLoop(outcome::completeExceptionally);
     EventLog events = EventLog.discarding(Clock.system());
     Driver driver = new Driver(new DriverSettings("app_1", 2, 1, 2, Duration.ZERO, Duration.ofMillis(200),
         Duration.ofSeconds(10), Duration.ofSeconds(30)), loop, plan, new TaskScheduler(2, Duration.ZERO, h -> null),
         allocator, events, Clock.system(), outcome::complete);
-    driver.recordTo(recorder);
+    driver.recordTo(j);
     if (recovery != null) {
       driver.recover(recovery);
     }
@@ -149,7 +154,7 @@ class AmRestartControlPlaneTest {
     waitFor(() -> first.driver().tasksRunning() > 0, "stage 1 runs");
     first.kill();
 
-    Attempt second = attempt(new Recovery(List.copyOf(journal), Set.of("1", "2"), Duration.ofSeconds(20),
+    Attempt second = attempt(new Recovery(List.copyOf(journal), List.of(), Set.of("1", "2"), Duration.ofSeconds(20),
         StreamProgress.getDefaultInstance()));
     Outcome o = second.outcome().get(60, TimeUnit.SECONDS);
     assertEquals(Outcome.Status.SUCCEEDED, o.status(), o.diagnostics());
@@ -166,6 +171,54 @@ class AmRestartControlPlaneTest {
   }
 
   @Test
+  void theTasksOfARunningStageThatSucceededBeforeTheRestartDoNotRunAgain() throws Exception {
+    Configuration conf = new Configuration();
+    String staging = java.nio.file.Files.createDirectories(scratch.resolve("staging")).toUri().toString();
+    org.elasticam.am.job.JobPlan plan = new DagPlan(BuiltInJobs.sleepStages(JobSpec.parse(
+        List.of("sleep", "--stages", "2", "--tasks", "8", "--task-ms", "1000"))));
+    org.elasticam.am.recovery.RecoveryJournal j1 = org.elasticam.am.recovery.RecoveryJournal.start(conf, staging, 1, 3,
+        List.of(), List.of(), List.of(), StreamProgress.getDefaultInstance(), () -> 0);
+    Attempt first = attempt(null, plan, j1);
+    CompletableFuture<Integer> e1 = executor(first.server().getPort(), 1);
+    CompletableFuture<Integer> e2 = executor(first.server().getPort(), 2);
+    // Two executors of two slots: stage 1's first four tasks succeed, then the AM dies.
+    waitFor(() -> doneOnDisk(conf, staging, 1) >= 4, "four tasks of stage 1 done");
+    first.kill();
+    j1.close();
+    org.elasticam.rpc.journal.AmJournal left = org.elasticam.am.recovery.RecoveryJournal.read(conf, staging)
+        .orElseThrow();
+    int doneBefore = left.getRunningStages(0).getDoneTasksCount();
+
+    Attempt second = attempt(new Recovery(left.getCompletedStagesList(), left.getRunningStagesList(),
+        Set.of("1", "2"), Duration.ofSeconds(20), left.getStream()), plan(), recorder);
+    Outcome o = second.outcome().get(60, TimeUnit.SECONDS);
+    assertEquals(Outcome.Status.SUCCEEDED, o.status(), o.diagnostics());
+    long rerun = second.lines().stream().filter(l -> l.contains("\"task_start\"") && l.contains("\"stage_id\":1,"))
+        .count();
+    assertEquals(8 - doneBefore, rerun, "only the tasks of stage 1 that had not succeeded ran:\n"
+        + String.join("\n", second.lines()));
+    assertEquals(16, second.driver().tasksDone(), "progress counts the tasks done before");
+    second.end();
+    assertEquals(ExitCodes.OK, e1.get(20, TimeUnit.SECONDS));
+    assertEquals(ExitCodes.OK, e2.get(20, TimeUnit.SECONDS));
+  }
+
+  /** Tasks of running stage {@code stageId} the journal on disk has as succeeded. */
+  private static int doneOnDisk(Configuration conf, String staging, int stageId) {
+    try {
+      return org.elasticam.am.recovery.RecoveryJournal.read(conf, staging).map(j -> j.getRunningStagesList().stream()
+          .filter(st -> st.getStageId() == stageId).mapToInt(st -> st.getDoneTasksCount()).sum()).orElse(0);
+    } catch (java.io.IOException e) {
+      return 0;
+    }
+  }
+
+  private static org.elasticam.am.job.JobPlan plan() {
+    return new DagPlan(BuiltInJobs.sleepStages(JobSpec.parse(
+        List.of("sleep", "--stages", "2", "--tasks", "8", "--task-ms", "1000"))));
+  }
+
+  @Test
   void aStreamGoesOnWithTheBatchAfterTheLastOneDone() throws Exception {
     JobSpec spec = JobSpec.parse("streaming", "--batch-ms", "300", "--batches", "12", "--rate", "const:20",
         "--work-per-record-us", "2000");
@@ -175,7 +228,7 @@ class AmRestartControlPlaneTest {
     first.kill();
     StreamProgress before = stream;
 
-    Attempt second = attempt(new Recovery(List.of(), Set.of("1"), Duration.ofSeconds(20), before),
+    Attempt second = attempt(new Recovery(List.of(), List.of(), Set.of("1"), Duration.ofSeconds(20), before),
         BuiltInJobs.plan(spec, List.of("localhost"), null));
     Outcome o = second.outcome().get(60, TimeUnit.SECONDS);
     assertEquals(Outcome.Status.SUCCEEDED, o.status(), o.diagnostics());
@@ -191,7 +244,7 @@ class AmRestartControlPlaneTest {
 
   @Test
   void aSurvivorThatNeverComesBackIsReleasedAfterTheReregisterTimeout() throws Exception {
-    Attempt second = attempt(new Recovery(List.of(), Set.of("2"), Duration.ofMillis(500),
+    Attempt second = attempt(new Recovery(List.of(), List.of(), Set.of("2"), Duration.ofMillis(500),
         StreamProgress.getDefaultInstance()));
     CompletableFuture<Integer> e1 = executor(second.server().getPort(), 1);
     waitFor(() -> killed.stream().anyMatch(k -> k.startsWith("2: it did not re-register")), "executor 2 released");

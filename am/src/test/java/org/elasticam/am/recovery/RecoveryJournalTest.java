@@ -39,11 +39,13 @@ class RecoveryJournalTest {
 
   @Test
   void aSecondAttemptReadsWhatTheFirstRecorded() throws Exception {
-    try (RecoveryJournal j = RecoveryJournal.start(conf, dir(), 1, 1, List.of(), List.of(),
+    try (RecoveryJournal j = RecoveryJournal.start(conf, dir(), 1, 1, List.of(), List.of(), List.of(),
         org.elasticam.rpc.journal.StreamProgress.getDefaultInstance(), completedMs::get)) {
       j.launching(List.of(container(1, "h1"), container(2, "h2")), 3);
       // Launches are on disk when launching returns, before any container is started.
       assertEquals(2, RecoveryJournal.read(conf, dir()).orElseThrow().getExecutorsCount());
+      j.taskSucceeded(0, 0, JournalMapOutput.newBuilder().setMapId(0).setExecutorId("1").build());
+      j.taskSucceeded(1, 3, null);
       j.stageCompleted(JournalStage.newBuilder().setStageId(0).setCompletedAtMs(5_000).addOutputs(
           JournalMapOutput.newBuilder().setMapId(0).setExecutorId("1").setHost("h1").setPort(7337).setExternal(true))
           .build());
@@ -63,6 +65,10 @@ class RecoveryJournalTest {
     assertEquals(9_000, read.getCompletedStages(0).getCompletedAtMs());
     assertEquals(4_200, read.getCompletedExecutorMs());
     assertEquals(4, read.getStream().getBatchesDone());
+    // Stage 0 completed, so it left the running ones; stage 1 still runs with task 3 done.
+    assertEquals(1, read.getRunningStagesCount());
+    assertEquals(1, read.getRunningStages(0).getStageId());
+    assertEquals(List.of(3), read.getRunningStages(0).getDoneTasksList());
   }
 
   @Test
