@@ -226,7 +226,7 @@ public final class ApplicationMaster {
           new ExecutorAllocator(AllocatorSettings.from(elastic)), resource,
           elastic.getOptional(YarnKeys.NODE_LABEL_EXPRESSION).filter(s -> !s.isBlank()), RackLookup.hadoop(conf),
           nodes, amEvents, clock);
-      Restart restart = loop.call(() -> resume(reg, previous, attempt, allocator, executorSeconds, events));
+      Restart restart = loop.call(() -> resume(reg, previous, attempt, allocator, executorSeconds, events, loop));
       try (AutoCloseable j = restart.journal() == null ? () -> { } : restart.journal()) {
         Outcome outcome = plan == null ? done.get()
             : drive(loop, events, amEvents, holder, allocator, amClient, plan, appId, nodes, restart,
@@ -251,7 +251,7 @@ public final class ApplicationMaster {
 
   /** Event loop. */
   private Restart resume(RegisterApplicationMasterResponse reg, Optional<AmJournal> previous, int attempt,
-      YarnAllocator allocator, ExecutorSeconds executorSeconds, EventLog events) throws IOException {
+      YarnAllocator allocator, ExecutorSeconds executorSeconds, EventLog events, AmLoop loop) throws IOException {
     if (!recoverable()) {
       return new Restart(null, null);
     }
@@ -274,6 +274,7 @@ public final class ApplicationMaster {
     RecoveryJournal journal = RecoveryJournal.start(conf, staging, attempt,
         allocator.core().ledger().nextExecutorId(), adopted.stream().map(RecoveryJournal::entry).toList(),
         stagesDone, stagesRunning, stream, executorSeconds::completedMs);
+    journal.coalesceOn(r -> loop.schedule(JOURNAL_COALESCE, r));
     allocator.recordTo(journal);
     if (attempt <= 1) {
       return new Restart(journal, null);
@@ -501,6 +502,8 @@ public final class ApplicationMaster {
   }
 
   private static final String SHUFFLE_CLIENT_PREFIX = "elasticam.shuffle.client.";
+  /** Task and stage completions reach the journal on disk together, at most this late. */
+  private static final java.time.Duration JOURNAL_COALESCE = java.time.Duration.ofMillis(200);
   /** At most one line about refused control-plane calls per this interval. */
   private static final java.time.Duration REFUSAL_LOG_INTERVAL = java.time.Duration.ofSeconds(10);
 

@@ -49,6 +49,9 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
   private long written;
   private byte[] latest;
   private boolean warned;
+  /** Runs a task on the owning thread a little later; at once until {@link #coalesceOn} is called. */
+  private java.util.function.Consumer<Runnable> later = Runnable::run;
+  private boolean flushPending;
 
   private RecoveryJournal(StagingFiles files, AmJournal.Builder state, LongSupplier completedExecutorMs) {
     this.files = files;
@@ -159,7 +162,32 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
     persist(false);
   }
 
+  /**
+   * Changes that need not be on disk at once (task and stage completions) are gathered and written
+   * together through {@code later}: a job of many short tasks must not serialize the whole journal
+   * on the event loop once per task.
+   *
+   * @param later runs its task on the owning thread a little later
+   */
+  public void coalesceOn(java.util.function.Consumer<Runnable> later) {
+    this.later = later;
+  }
+
   private void persist(boolean wait) {
+    if (!wait) {
+      if (!flushPending) {
+        flushPending = true;
+        later.accept(() -> {
+          flushPending = false;
+          write(false);
+        });
+      }
+      return;
+    }
+    write(true);
+  }
+
+  private void write(boolean wait) {
     byte[] bytes = state.setCompletedExecutorMs(completedExecutorMs.getAsLong()).build().toByteArray();
     long v;
     synchronized (writeLock) {
