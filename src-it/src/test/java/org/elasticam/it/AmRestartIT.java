@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -84,6 +85,37 @@ class AmRestartIT {
     System.out.printf("AM killed -> attempt 2 started %.1f s, all %d executors re-attached %.1f s, job done %.1f s%n",
         (restartTs - killedAt) / 1000.0, reattached.size(), (lastBack - killedAt) / 1000.0,
         (ItCluster.ofType(events, "app_end").get(0).path("ts").asLong() - killedAt) / 1000.0);
+  }
+
+  @Test
+  void aStreamGoesOnAfterAKilledAmWithEveryBatchDoneOnce() throws Exception {
+    CompletableFuture<ItCluster.ClientRun> job = CompletableFuture.supplyAsync(() -> it.client("submit",
+        "--conf", "elasticam.yarn.maxAppAttempts=2", "--conf", "elasticam.executor.instances=2",
+        "--conf", "elasticam.executor.memory=256m",
+        "streaming", "--batch-ms", "1000", "--batches", "20", "--rate", "const:20", "--work-per-record-us", "20000"));
+    ApplicationId id = it.awaitApplication(job);
+    it.awaitEvents(id, "batch_completed", 5, Duration.ofSeconds(90));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (org.elasticam.am.recovery.RecoveryJournal.read(it.conf(), it.stagingDir(id).toString())
+        .map(j -> j.getStream().getBatchesDone()).orElse(0) < 5) {
+      assertTrue(System.nanoTime() < deadline, "the journal has five batches done");
+      Thread.sleep(100);
+    }
+    long pid = ItCluster.ofType(it.events(id), "am_registered").get(0).path("pid").asLong();
+    ProcessHandle am = ProcessHandle.of(pid).orElseThrow();
+    assertTrue(am.destroyForcibly(), "kill -9 the AM");
+    am.onExit().get(30, TimeUnit.SECONDS);
+
+    ItCluster.ClientRun run = job.get(240, TimeUnit.SECONDS);
+    assertEquals(0, run.exitCode(), run.out() + run.err());
+    List<JsonNode> events = it.events(id);
+    assertEquals(2, ItCluster.ofType(events, "app_start").size());
+    List<Integer> batches = ItCluster.ofType(events, "batch_completed").stream().map(e -> e.path("batch").asInt())
+        .toList();
+    assertEquals(java.util.stream.IntStream.range(0, 20).boxed().toList(), batches.stream().sorted().toList(),
+        "every batch completed exactly once across both attempts: " + batches);
+    assertTrue(ItCluster.ofType(events, "executor_registered").stream().filter(e -> e.path("reattached").asBoolean())
+        .count() >= 1, "the executors came back");
   }
 
   /** Executors registered and not removed. */
