@@ -257,7 +257,8 @@ public final class Driver implements DriverService.SessionHandler {
   private void giveUpOnSurvivors() {
     for (String id : List.copyOf(awaitingReattach)) {
       survivorGone(id);
-      String why = "it did not re-register within " + org.elasticam.conf.Durations.format(recovery.reregisterTimeout())
+      String why = "lost: it did not re-register within "
+          + org.elasticam.conf.Durations.format(recovery.reregisterTimeout())
           + " of the AM restart (elasticam.executor.reregisterTimeout)";
       LOG.warn("Releasing executor {}: {}", id, why);
       allocator.killExecutor(id, why);

@@ -247,7 +247,7 @@ class AmRestartControlPlaneTest {
     Attempt second = attempt(new Recovery(List.of(), List.of(), Set.of("2"), Duration.ofMillis(500),
         StreamProgress.getDefaultInstance()));
     CompletableFuture<Integer> e1 = executor(second.server().getPort(), 1);
-    waitFor(() -> killed.stream().anyMatch(k -> k.startsWith("2: it did not re-register")), "executor 2 released");
+    waitFor(() -> killed.stream().anyMatch(k -> k.startsWith("2: lost: it did not re-register")), "executor 2 released");
     Outcome o = second.outcome().get(60, TimeUnit.SECONDS);
     assertEquals(Outcome.Status.SUCCEEDED, o.status(), o.diagnostics());
     second.end();
