@@ -38,6 +38,8 @@ public final class TaskScheduler {
   private final Map<String, Integer> executorsOnHost = new HashMap<>();
   private final Map<String, String> hostOfExecutor = new HashMap<>();
   private final Map<String, Integer> executorsOnRack = new HashMap<>();
+  /** Hosts whose shuffle output could not be fetched, and until when map tasks stay off them. */
+  private final Map<String, Long> unfetchableUntilMs = new HashMap<>();
   private long nextTaskId = 1;
   private int doneTasks;
   private int pendingTasks;
@@ -175,10 +177,38 @@ public final class TaskScheduler {
     return out;
   }
 
+  /**
+   * Reducers could not fetch shuffle output from {@code host}: until {@code untilMs}, tasks that
+   * write shuffle output run elsewhere while any other host has an executor, so recomputed output
+   * does not land where it cannot be read either.
+   */
+  public void avoidForShuffleOutput(String host, long untilMs) {
+    unfetchableUntilMs.merge(host, untilMs, Math::max);
+  }
+
+  private boolean avoidedForShuffleOutput(String host, long nowMs) {
+    Long until = unfetchableUntilMs.get(host);
+    if (until == null) {
+      return false;
+    }
+    if (nowMs >= until) {
+      unfetchableUntilMs.remove(host);
+      return false;
+    }
+    for (String other : executorsOnHost.keySet()) {
+      Long otherUntil = unfetchableUntilMs.get(other);
+      if (otherUntil == null || nowMs >= otherUntil) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private TaskAttempt pick(Offer offer, long nowMs) {
     String rack = rackOf.apply(offer.host());
+    boolean avoid = avoidedForShuffleOutput(offer.host(), nowMs);
     for (StageState s : active.values()) {
-      if (s.paused) {
+      if (s.paused || avoid && s.stage.writesShuffle()) {
         continue;
       }
       Locality allowed = allowedLevel(s, nowMs);

@@ -45,6 +45,30 @@ class TaskSchedulerTest {
   }
 
   @Test
+  void mapTasksStayOffAHostWhoseShuffleOutputCouldNotBeFetchedWhileAnotherHostHasAnExecutor() {
+    Stage maps = Stage.builder(0, "maps", "T").tasks(2).writesShuffle(2).build();
+    Stage other = Stage.builder(1, "other", "T").tasks(1).build();
+    s.executorUp("e1", "h1");
+    s.executorUp("e3", "h3");
+    s.avoidForShuffleOutput("h1", 10_000);
+    s.submit(maps, 0);
+    s.submit(other, 0);
+
+    List<TaskAttempt> onH1 = offer(0, new TaskScheduler.Offer("e1", "h1", 4));
+    assertEquals(List.of(1), onH1.stream().map(TaskAttempt::stageId).toList(), "only the stage writing no shuffle output");
+    assertEquals(2, offer(0, new TaskScheduler.Offer("e3", "h3", 4)).size(), "the maps run on h3");
+
+    s.submit(Stage.builder(2, "late maps", "T").tasks(1).writesShuffle(1).build(), 0);
+    s.executorLost("e3");
+    assertEquals(3, offer(1, new TaskScheduler.Offer("e1", "h1", 4)).size(),
+        "no other host: h1 runs the late maps and the two e3 lost");
+
+    s.executorUp("e3", "h3");
+    s.submit(Stage.builder(3, "later maps", "T").tasks(1).writesShuffle(1).build(), 0);
+    assertEquals(1, offer(10_000, new TaskScheduler.Offer("e1", "h1", 4)).size(), "the avoidance ended");
+  }
+
+  @Test
   void nodeLocalFirstThenWaitsBeforeGoingElsewhere() {
     s.executorUp("e1", "h1");
     s.submit(stage(0, "h1", "h1"), 0);

@@ -44,6 +44,12 @@ public final class Driver implements DriverService.SessionHandler {
   static final java.time.Duration LOST_RELEASE_GRACE = java.time.Duration.ofSeconds(3);
   /** As Spark's stage attempts: a stage whose input keeps getting lost fails the job instead of looping. */
   static final int MAX_FETCH_FAILURES_PER_STAGE = 16;
+  /**
+   * How long map tasks stay off a host whose shuffle output could not be fetched: its service may
+   * be unreachable or its disk bad, and output recomputed there would fail the reducers again.
+   * Long against a fetch's retry cycle, short enough that a host that healed gets work back soon.
+   */
+  static final long UNFETCHABLE_HOST_AVOIDANCE_MS = 60_000;
   /** How the release of an executor the ResourceManager was about to preempt begins. */
   public static final String GIVEN_BACK = "given back to the ResourceManager";
 
@@ -481,6 +487,14 @@ public final class Driver implements DriverService.SessionHandler {
           + " shuffle " + f.getShuffleId() + ", which it does not read"));
       return;
     }
+    List<MapOutputs.Output> before = mapOutputs.outputs(f.getShuffleId());
+    f.getMapIdsList().stream().filter(m -> m >= 0 && m < before.size() && before.get(m) != null)
+        .map(m -> before.get(m).host()).distinct()
+        .forEach(host -> {
+          scheduler.avoidForShuffleOutput(host, clock.nowMs() + UNFETCHABLE_HOST_AVOIDANCE_MS);
+          LOG.info("Tasks writing shuffle output stay off {} for {} s while other hosts have executors:"
+              + " reducers could not fetch output from it", host, UNFETCHABLE_HOST_AVOIDANCE_MS / 1000);
+        });
     mapOutputs.lose(f.getShuffleId(), f.getMapIdsList());
     List<Integer> missing = mapOutputs.missing(f.getShuffleId());
     if (!missing.isEmpty()) {
@@ -770,7 +784,7 @@ public final class Driver implements DriverService.SessionHandler {
       if (silent > settings.heartbeatTimeout().toMillis()) {
         String why = "no heartbeat for " + silent + " ms (elasticam.executor.heartbeatTimeout)";
         executorLost(s.executorId, why, false);
-        allocator.killFailedExecutor(s.executorId, why);
+        allocator.killFailedExecutor(s.executorId, "lost: " + why);
       }
     }
   }
