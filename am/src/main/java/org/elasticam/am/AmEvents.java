@@ -199,8 +199,8 @@ final class AmEvents implements AllocationEvents {
     }
   }
 
-  /** Released-for reason of a kill that counted as a failure (it never registered). */
-  void countedKill(String containerId) {
+  @Override
+  public void failedExecutorKilled(String containerId) {
     countedKills.add(containerId);
   }
 }

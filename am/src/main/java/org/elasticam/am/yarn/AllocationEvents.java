@@ -25,6 +25,9 @@ public interface AllocationEvents {
 
   default void executorLaunchFailed(ExecutorId executor, String containerId, String host, String why) {}
 
+  /** The AM is killing this container's executor for misbehaving: its exit counts as a failure. */
+  default void failedExecutorKilled(String containerId) {}
+
   /** A container of ours completed, with the verdict on its exit. */
   default void containerCompleted(ContainerCompleted completed) {}
 

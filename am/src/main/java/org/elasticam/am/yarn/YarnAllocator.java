@@ -161,7 +161,13 @@ public final class YarnAllocator {
 
   /** Kills an executor that misbehaved; the failure counts against the application and its node. */
   public void killFailedExecutor(ExecutorId id, String why) {
-    apply(core.killFailedExecutor(id, why, clock.nowMs(), clusterView(Set.of())));
+    Plan plan = core.killFailedExecutor(id, why, clock.nowMs(), clusterView(Set.of()));
+    for (Action a : plan.actions()) {
+      if (a instanceof Action.ReleaseContainer r) {
+        events.failedExecutorKilled(r.container().id());
+      }
+    }
+    apply(plan);
   }
 
   /** The application is ending: withdraw every request and release every container. */
