@@ -220,7 +220,8 @@ public final class ApplicationMaster {
     });
     Resource resource = Resource.newInstance(elastic.executorContainerMebibytes(), elastic.get(ExecutorKeys.CORES));
     checkFits(resource, reg.getMaximumResourceCapability());
-    ExecutorLaunchSpec spec = launchSpec(appId, amHost, grpc.getPort(), secret);
+    String[] dial = executorsDial(amHost, grpc.getPort());
+    ExecutorLaunchSpec spec = launchSpec(appId, dial[0], Integer.parseInt(dial[1]), secret);
     try (YarnContainerLauncher launcher = new YarnContainerLauncher(conf, spec, elastic.get(YarnKeys.LAUNCHER_THREADS))) {
       YarnAllocator allocator = new YarnAllocator(amClient, launcher, loop,
           new ExecutorAllocator(AllocatorSettings.from(elastic)), resource,
@@ -230,7 +231,7 @@ public final class ApplicationMaster {
       try (AutoCloseable j = restart.journal() == null ? () -> { } : restart.journal()) {
         Outcome outcome = plan == null ? done.get()
             : drive(loop, events, amEvents, holder, allocator, amClient, plan, appId, nodes, restart,
-                amHost, grpc.getPort());
+                dial[0], Integer.parseInt(dial[1]));
         return finish(outcome, loop, events, amEvents, executorSeconds, holder, allocator, amClient, trackingUrl);
       }
     } finally {
@@ -437,6 +438,21 @@ public final class ApplicationMaster {
         .handshakeTimeout(20, TimeUnit.SECONDS)
         .build()
         .start();
+  }
+
+  /**
+   * Host and port executors dial: where the control plane listens, unless
+   * {@code elasticam.yarn.am.advertisedAddress} names a NAT or port forward in front of it.
+   */
+  private String[] executorsDial(String amHost, int port) {
+    String advertised = elastic.getOptional(YarnKeys.AM_ADVERTISED_ADDRESS).filter(s -> !s.isBlank()).orElse(null);
+    if (advertised == null) {
+      return new String[] {amHost, Integer.toString(port)};
+    }
+    int colon = advertised.lastIndexOf(':');
+    LOG.info("Executors dial the control plane at {} ({} listens on {}:{})", advertised,
+        YarnKeys.AM_ADVERTISED_ADDRESS.name(), amHost, port);
+    return new String[] {advertised.substring(0, colon), advertised.substring(colon + 1)};
   }
 
   /** Executors that outlived an earlier attempt look here for this one. */

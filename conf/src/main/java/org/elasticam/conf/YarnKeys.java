@@ -39,6 +39,17 @@ public final class YarnKeys {
       .doc("Cores (vcores) of the ApplicationMaster container.")
       .build();
 
+  public static final ConfigKey<String> AM_ADVERTISED_ADDRESS = key(P + "am.advertisedAddress", ValueType.STRING)
+      .defaultDoc("(the AM's host and the port it listens on)")
+      .check(v -> v.isBlank() || v.matches("[A-Za-z0-9.\\-]+:[0-9]{1,5}") && portOf(v) >= 1 && portOf(v) <= 65535,
+          "must be host:port")
+      .doc("host:port executors dial for the AM's control plane, when a NAT or port forward sits between them.")
+      .build();
+
+  private static int portOf(String hostPort) {
+    return Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1));
+  }
+
   public static final ConfigKey<Duration> HEARTBEAT_INTERVAL = key(P + "heartbeat.interval", ValueType.MILLIS)
       .defaultValue(Duration.ofSeconds(3))
       .check(Durations::isPositive, "must be > 0")

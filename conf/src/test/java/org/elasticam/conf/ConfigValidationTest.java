@@ -57,6 +57,16 @@ class ConfigValidationTest {
   }
 
   @Test
+  void advertisedAddressIsHostColonPort() {
+    assertTrue(problems("elasticam.yarn.am.advertisedAddress", "gateway.example.com:30121").isEmpty());
+    assertTrue(problems("elasticam.yarn.am.advertisedAddress", "10.0.0.7:1").isEmpty());
+    for (String bad : List.of("gateway", "gateway:", ":80", "gateway:99999", "gateway:80/x", "a b:80")) {
+      assertOneProblem("elasticam.yarn.am.advertisedAddress = '" + bad + "': must be host:port",
+          "elasticam.yarn.am.advertisedAddress", bad);
+    }
+  }
+
+  @Test
   void idleTimeoutsMayBeZeroButNotNegative() {
     assertTrue(problems("elasticam.dynamicAllocation.executorIdleTimeout", "0").isEmpty());
     assertOneProblem("elasticam.dynamicAllocation.executorIdleTimeout = '-1': must be >= 0",
