@@ -131,6 +131,9 @@ final class ClusterConf {
     c.set(YarnConfiguration.NM_ADDRESS, a.rpc());
     c.set(YarnConfiguration.NM_LOCALIZER_ADDRESS, a.localizer());
     c.set(YarnConfiguration.NM_WEBAPP_ADDRESS, a.web());
+    if (a.isBehindProxies()) {
+      c.set(YarnConfiguration.NM_BIND_HOST, a.bindHost());
+    }
     c.set(YarnConfiguration.NM_LOCAL_DIRS, ClusterFiles.nodeManagerDir(s, a.index()).resolve("local").toString());
     c.set(YarnConfiguration.NM_LOG_DIRS, ClusterFiles.nodeManagerDir(s, a.index()).resolve("logs").toString());
     c.set(YarnConfiguration.NM_RECOVERY_DIR, ClusterFiles.nodeManagerDir(s, a.index()).resolve("recovery").toString());
@@ -153,7 +156,7 @@ final class ClusterConf {
       c.set("yarn.nodemanager.aux-services." + name + ".classpath", install.jar().toString());
     }
     c.setInt("elasticam.shuffle.port", a.shufflePort());
-    c.set("elasticam.shuffle.host", a.host());
+    c.set("elasticam.shuffle.host", a.bindHost());
     c.set("elasticam.shuffle.metricsName", "ElasticamShuffle-nm" + a.index());
   }
 

@@ -45,7 +45,10 @@ public final class EmbeddedCluster implements AutoCloseable {
    * @param startTimeout how long start and restart wait for nodes to be RUNNING
    * @param shuffleService whether each NodeManager gets the shuffle service, and how (default: not)
    * @param partitionable each NodeManager reaches the ResourceManager's resource tracker through a
-   *     {@link TcpProxy}, so {@link EmbeddedCluster#partitionFromResourceManager} can cut it off
+   *     {@link TcpProxy}, so {@link EmbeddedCluster#partitionFromResourceManager} can cut it off; and
+   *     each NodeManager and shuffle service listens on another loopback address and is reached
+   *     through proxies on its own, so {@link EmbeddedCluster#partitionShuffleService} and {@link
+   *     EmbeddedCluster#partitionFromApplicationMasters} can cut those paths
    */
   public record Settings(
       Path workDir,
@@ -132,7 +135,10 @@ public final class EmbeddedCluster implements AutoCloseable {
           .withConf(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, "500");
     }
 
-    /** Each NodeManager's heartbeats go through a proxy a test can cut (see {@link TcpProxy}). */
+    /**
+     * Each NodeManager's heartbeats, and the way to each shuffle service, go through a proxy a test
+     * can cut (see {@link TcpProxy}).
+     */
     public Settings withPartitionableNodes() {
       return new Settings(workDir, nodeManagers, nodeMemoryMb, nodeVcores, basePort, applicationClasspath, extraConf,
           logToFile, startTimeout, shuffleService, true);
@@ -157,6 +163,12 @@ public final class EmbeddedCluster implements AutoCloseable {
   private final List<NodeManagerHandle> nodeManagers = new ArrayList<>();
   /** With {@link Settings#partitionable()}: NodeManager i's path to the resource tracker. */
   private final List<TcpProxy> trackerProxies = new ArrayList<>();
+  /** With {@link Settings#partitionable()} and a shuffle service: everyone's path to NodeManager i's service. */
+  private final List<TcpProxy> shuffleProxies = new ArrayList<>();
+  /** With {@link Settings#partitionable()}: the AMs' path to NodeManager i's container manager. */
+  private final List<TcpProxy> rpcProxies = new ArrayList<>();
+  /** Every proxy in front of a NodeManager's ports. */
+  private final List<TcpProxy> passThroughProxies = new ArrayList<>();
   private State state = State.NEW;
   private ResourceManager resourceManager;
   private Configuration clientSite;
@@ -220,6 +232,15 @@ public final class EmbeddedCluster implements AutoCloseable {
     int basePort = settings.basePort() != 0 ? settings.basePort() : Ports.freeBase(settings.nodeManagers());
     for (int i = 0; i < settings.nodeManagers(); i++) {
       NodeAddress address = NodeAddress.of(i, basePort);
+      if (settings.partitionable()) {
+        address = address.behindProxies();
+        rpcProxies.add(forward(address, address.rpcPort(), "nm" + i + "-rpc"));
+        forward(address, address.localizerPort(), "nm" + i + "-localizer");
+        forward(address, address.webPort(), "nm" + i + "-web");
+        if (settings.shuffleService().installed()) {
+          shuffleProxies.add(forward(address, address.shufflePort(), "nm" + i + "-shuffle"));
+        }
+      }
       org.apache.hadoop.yarn.conf.YarnConfiguration conf = ClusterConf.nodeManager(clientSite, settings, address);
       if (settings.partitionable()) {
         TcpProxy proxy = TcpProxy.start(address.host(), org.apache.hadoop.net.NetUtils.createSocketAddr(
@@ -231,6 +252,14 @@ public final class EmbeddedCluster implements AutoCloseable {
       nodeManagers.add(nm);
       nm.start();
     }
+  }
+
+  /** A proxy on the node's address in front of what listens on its bind address, closed with the cluster. */
+  private TcpProxy forward(NodeAddress a, int port, String name) throws IOException {
+    InetSocketAddress to = new InetSocketAddress(a.bindHost(), port);
+    TcpProxy p = TcpProxy.start(new InetSocketAddress(a.host(), port), () -> to, name);
+    passThroughProxies.add(p);
+    return p;
   }
 
   /**
@@ -302,6 +331,45 @@ public final class EmbeddedCluster implements AutoCloseable {
     trackerProxy(i).heal();
   }
 
+  /**
+   * Cuts NodeManager {@code i}'s shuffle service off from everyone: executors and reducers on other
+   * hosts (and on its own, through its address) reach a port that accepts connections and never
+   * answers, as across a partition, while the service, its NodeManager and the heartbeats to the
+   * ResourceManager go on. Needs {@link Settings#withPartitionableNodes()} and a shuffle service.
+   */
+  public void partitionShuffleService(int i) {
+    shuffleProxy(i).cut();
+  }
+
+  /** Ends {@link #partitionShuffleService}: connections that lost bytes are closed; new ones get through. */
+  public void healShuffleService(int i) {
+    shuffleProxy(i).heal();
+  }
+
+  /**
+   * Cuts NodeManager {@code i}'s container manager off from the ApplicationMasters: starting and
+   * stopping containers there get no answer, as across a partition, while the node heartbeats to
+   * the ResourceManager and runs what it runs. Needs {@link Settings#withPartitionableNodes()}.
+   */
+  public void partitionFromApplicationMasters(int i) {
+    trackerProxy(i);
+    rpcProxies.get(i).cut();
+  }
+
+  /** Ends {@link #partitionFromApplicationMasters}. */
+  public void healFromApplicationMasters(int i) {
+    trackerProxy(i);
+    rpcProxies.get(i).heal();
+  }
+
+  private TcpProxy shuffleProxy(int i) {
+    trackerProxy(i);
+    if (shuffleProxies.isEmpty()) {
+      throw new IllegalStateException("the cluster was started without a shuffle service");
+    }
+    return shuffleProxies.get(i);
+  }
+
   private TcpProxy trackerProxy(int i) {
     requireStarted();
     if (!settings.partitionable()) {
@@ -363,6 +431,7 @@ public final class EmbeddedCluster implements AutoCloseable {
       quietly("the ResourceManager", resourceManager::stop);
     }
     trackerProxies.forEach(TcpProxy::close);
+    passThroughProxies.forEach(TcpProxy::close);
     LOG.info("Embedded cluster stopped in {} ms", (System.nanoTime() - t0) / 1_000_000);
   }
 

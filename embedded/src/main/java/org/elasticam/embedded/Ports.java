@@ -43,7 +43,7 @@ final class Ports {
 
   static boolean allFree(NodeAddress a) {
     for (int port : a.ports()) {
-      if (!isFree(a.host(), port)) {
+      if (!isFree(a.bindHost(), port)) {
         return false;
       }
     }
