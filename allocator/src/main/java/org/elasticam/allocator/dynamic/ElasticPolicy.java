@@ -3,7 +3,6 @@ package org.elasticam.allocator.dynamic;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalDouble;
 
 /**
  * Our batch policy. It keeps Spark's guarantees — the need (with the allocation ratio and the
@@ -12,16 +11,14 @@ import java.util.OptionalDouble;
  * a task is never removed — and changes how it gets there, using what it observes of this job:
  *
  * <ul>
- *   <li><b>Ask for what the backlog is worth, at once.</b> With a task duration D estimated for each
- *       active stage and the executors' start latency L, the work left W (pending tasks x D plus
- *       what running tasks still have) is compared with what the current executors E finish by the
- *       time a new one would arrive: when they would be done by then, nothing is asked; otherwise
- *       the target is the number of executors that each still get at least max(D, L) of work once
- *       they arrive. No 1, 2, 4, … ramp, no waiting for the backlog timeout once D is known: a stage
- *       of tiny tasks gets no executors that would arrive after it ended, and a long stage gets its
- *       executors in one round.</li>
- *   <li><b>Cold start.</b> Before any task duration is known, Spark's doubling ramp on the backlog
- *       timers probes the stage; the first running task gives a lower bound on D.</li>
+ *   <li><b>Ask for what the backlog is worth, at once</b> ({@link BacklogSizing}): with a task
+ *       duration estimated for each active stage and the executors' start latency L, a new executor
+ *       is asked for when it would still find enough work once it arrives; a stage whose tasks have
+ *       all run longer than L without one finishing gets an executor per waiting task that no slot
+ *       frees for within L. No 1, 2, 4, … ramp: a stage of tiny tasks gets no executors that would
+ *       arrive after it ended, and a long stage gets its executors in one round.</li>
+ *   <li><b>Cold start.</b> A stage nothing of which has run yet gets one executor at once when no
+ *       slot frees for it within L; its first running task then bounds its duration.</li>
  *   <li><b>Idle executors go once keeping them costs more than getting them back.</b> An idle
  *       executor is removed after {@link #IDLE_LATENCIES} start latencies (at least
  *       {@link #MIN_IDLE}), never later than {@code executorIdleTimeout}: waiting longer than it
@@ -51,11 +48,9 @@ public final class ElasticPolicy extends TrackingPolicy {
   private final TaskEstimates estimates = new TaskEstimates();
   private final ReuseGaps reuseGaps = new ReuseGaps();
   private final Utilization utilization = new Utilization();
+  private final BacklogSizing sizing = new BacklogSizing(estimates);
   /** When the executors removed since the last new stage had gone idle: regret shows up as a gap too. */
-  private final java.util.List<Long> removedIdleSince = new java.util.ArrayList<>();
-  private long backlogSinceMs = -1;
-  private long nextRampMs = Long.MAX_VALUE;
-  private int rampStep = 1;
+  private final List<Long> removedIdleSince = new ArrayList<>();
 
   public ElasticPolicy(PolicySettings settings) {
     super(settings);
@@ -68,7 +63,7 @@ public final class ElasticPolicy extends TrackingPolicy {
    */
   @Override
   protected List<String> removalOrder(List<String> timedOut) {
-    List<String> ordered = new java.util.ArrayList<>(timedOut);
+    List<String> ordered = new ArrayList<>(timedOut);
     ordered.sort(ExecutorMonitor.EXECUTOR_ORDER);
     return ordered;
   }
@@ -92,9 +87,6 @@ public final class ElasticPolicy extends TrackingPolicy {
     }
     removedIdleSince.clear();
     work.stageSubmitted(stage);
-    if (backlogSinceMs < 0) {
-      backlogSinceMs = nowMs;
-    }
   }
 
   @Override
@@ -156,74 +148,18 @@ public final class ElasticPolicy extends TrackingPolicy {
     if (needed < target) {
       int old = target;
       target = Math.max(needed, s.minExecutors());
-      resetRamp();
       return target == old ? "" : "the need fell to " + needed + " executor(s)";
     }
     if (!work.hasPendingTasks()) {
-      resetRamp();
       return "";
     }
-    if (backlogSinceMs < 0) {
-      backlogSinceMs = nowMs;
-    }
-    Backlog b = backlog(nowMs);
-    int worth = b.worth();
-    String why = "the backlog is worth";
-    if (b.unknownPending() > 0) {
-      int probe = coldRamp(nowMs);
-      if (probe > worth) {
-        worth = probe;
-        why = "tasks of unknown duration are waiting; probing with";
-      }
-    } else {
-      resetRamp();
-      backlogSinceMs = nowMs;
-    }
+    BacklogSizing.Fleet fleet = new BacklogSizing.Fleet(monitor.executorCount(), target, s.tasksPerExecutor());
+    int worth = sizing.worth(work.loads(), fleet, startLatencyMs(), worthLatencies(), nowMs);
     if (work.pendingTasks() > 0 && worth < 1) {
       // Someone must run the waiting tasks, however little work they are.
       worth = 1;
     }
-    return raiseTo(worth, needed, why);
-  }
-
-  /** The backlog in executors: what the stages of known task duration are worth, and the rest. */
-  private record Backlog(int worth, int unknownPending) {}
-
-  /**
-   * Executors worth having for the stages whose task duration is known: with the slots we have
-   * (busy ones free as their tasks end; requested ones arrive after the start latency L), the
-   * pending work is run as soon as slots allow; a new executor is worth asking for when it would
-   * still find at least {@link #worthLatencies()} x L of that work once it arrives. Tasks are not
-   * divisible, so a busy slot is not counted as able to take a share of another task. Stages of
-   * unknown duration are left to the probe.
-   */
-  private Backlog backlog(long nowMs) {
-    double latency = startLatencyMs();
-    double worthLatencies = worthLatencies();
-    double horizon = (1 + worthLatencies) * latency;
-    double slots = s.tasksPerExecutor();
-    double pendingWork = 0;
-    double freeBeforeHorizon = 0;
-    int unknown = 0;
-    for (WorkloadTracker.StageLoad load : work.loads()) {
-      java.util.Optional<TaskEstimates.Duration> d = estimates.taskMs(load.stageId(), load.attempt(), nowMs);
-      if (d.isEmpty()) {
-        unknown += load.pending();
-        continue;
-      }
-      pendingWork += load.pending() * Math.max(1, d.get().ms());
-      freeBeforeHorizon += estimates.freeBefore(load.stageId(), load.attempt(), d.get(), horizon, nowMs);
-    }
-    int registered = monitor.executorCount();
-    int have = Math.max(target, registered);
-    double idleSlots = Math.max(0, registered * slots - estimates.running());
-    double comingSlots = Math.max(0, (have - registered) * slots);
-    freeBeforeHorizon += idleSlots * horizon + comingSlots * (horizon - latency);
-    if (pendingWork <= freeBeforeHorizon) {
-      return new Backlog(have, unknown);
-    }
-    double extra = Math.floor((pendingWork - freeBeforeHorizon) / (slots * worthLatencies * latency));
-    return new Backlog((int) Math.min(Integer.MAX_VALUE, have + extra), unknown);
+    return raiseTo(worth, needed, "the backlog is worth");
   }
 
   private String raiseTo(int worth, int needed, String why) {
@@ -234,31 +170,6 @@ public final class ElasticPolicy extends TrackingPolicy {
     int old = target;
     target = next;
     return why + " " + next + " executor(s): +" + (next - old) + " (need " + needed + ")";
-  }
-
-  /**
-   * For tasks of unknown duration: Spark's target progression on the backlog timers (1, 3, 7, … as
-   * rounds of 1, 2, 4, … pass), so a stage nobody has measured yet is probed, not flooded.
-   */
-  private int probed;
-
-  private int coldRamp(long nowMs) {
-    if (nextRampMs == Long.MAX_VALUE) {
-      nextRampMs = backlogSinceMs + s.backlogTimeout().toMillis();
-    }
-    if (nowMs >= nextRampMs) {
-      probed += rampStep;
-      rampStep = Math.min(rampStep * 2, 1 << 20);
-      nextRampMs = nowMs + s.sustainedBacklogTimeout().toMillis();
-    }
-    return probed;
-  }
-
-  private void resetRamp() {
-    backlogSinceMs = -1;
-    nextRampMs = Long.MAX_VALUE;
-    rampStep = 1;
-    probed = 0;
   }
 
   /** How much work a new executor must find, given how busy our executors were lately. */
@@ -298,6 +209,5 @@ public final class ElasticPolicy extends TrackingPolicy {
   public void restarted(int survivors, long nowMs) {
     int live = Math.max(survivors, monitor.executorCount());
     target = Math.max(Math.min(s.maxExecutors(), live), s.initialExecutors());
-    resetRamp();
   }
 }

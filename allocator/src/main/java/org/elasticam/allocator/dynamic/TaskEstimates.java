@@ -88,12 +88,27 @@ final class TaskEstimates {
     double free = 0;
     for (Map.Entry<TaskInfo, Long> e : startedAt.entrySet()) {
       if (e.getKey().stageId() == stageId && e.getKey().attempt() == attempt) {
-        long age = nowMs - e.getValue();
-        double remaining = d.measured() ? Math.max(0, d.ms() - age) : age;
-        free += Math.max(0, horizonMs - remaining);
+        free += Math.max(0, horizonMs - remainingMs(d, nowMs - e.getValue()));
       }
     }
     return free;
+  }
+
+  /** How many of the stage's running tasks end within {@code windowMs} from now (as {@link #freeBefore}). */
+  int endingWithin(int stageId, int attempt, Duration d, double windowMs, long nowMs) {
+    int ending = 0;
+    for (Map.Entry<TaskInfo, Long> e : startedAt.entrySet()) {
+      if (e.getKey().stageId() == stageId && e.getKey().attempt() == attempt
+          && remainingMs(d, nowMs - e.getValue()) <= windowMs) {
+        ending++;
+      }
+    }
+    return ending;
+  }
+
+  /** What a task of this age still has to run: the duration minus its age when measured, its age again when not. */
+  private static double remainingMs(Duration d, long ageMs) {
+    return d.measured() ? Math.max(0, d.ms() - ageMs) : ageMs;
   }
 
   /** Running tasks, over all stages. */

@@ -79,13 +79,66 @@ class ElasticPolicyTest {
   }
 
   @Test
-  void beforeAnyDurationIsKnownItProbesLikeSpark() {
+  void aStageNothingOfWhichRanGetsOneExecutorAtOnceAndNoFlood() {
     ElasticPolicy p = policy(0, 100, 0);
     p.stageSubmitted(StageInfo.simple(0, 1_000), now);
-    assertEquals(1, p.tick(now += 500).target(), "someone must run the waiting tasks");
-    assertEquals(1, p.tick(now += 600).target());
-    assertEquals(3, p.tick(now += 1_000).target());
-    assertEquals(7, p.tick(now += 1_000).target());
+    assertEquals(1, p.tick(now += 100).target(), "no backlog timeout to wait for");
+    assertEquals(1, p.tick(now += 5_000).target(), "nothing known of its tasks: no ramp either");
+  }
+
+  /** Executors first..first+n-1 each running a task of the stage, started {@code agoMs} ago. */
+  private void running(ElasticPolicy p, int stage, int first, int n, long agoMs) {
+    for (int i = first; i < first + n; i++) {
+      p.taskStarted(new TaskInfo(stage, 0, 100 + i, String.valueOf(i), false), now - agoMs);
+    }
+  }
+
+  @Test
+  void aStageWaitingBehindLongTasksIsProbedAtOnce() {
+    ElasticPolicy p = policy(0, 100, 0);
+    executors(p, 4, 1_000);
+    p.stageSubmitted(StageInfo.simple(0, 8), now);
+    finishTasks(p, 0, 0, 4, 20_000);
+    running(p, 0, 1, 4, 0);
+    p.stageSubmitted(StageInfo.simple(1, 50), now);
+    // Stage 0's slots are busy for 20 s more; stage 1 would wait for them: one executor measures it.
+    assertEquals(5, p.tick(now += 100).target());
+  }
+
+  @Test
+  void aStageWaitingForSlotsThatFreeWithinTheStartLatencyIsNotProbed() {
+    ElasticPolicy p = policy(0, 100, 0);
+    executors(p, 4, 2_000);
+    p.stageSubmitted(StageInfo.simple(0, 8), now);
+    finishTasks(p, 0, 0, 4, 1_000);
+    running(p, 0, 1, 4, 900);
+    p.stageSubmitted(StageInfo.simple(1, 3), now);
+    assertEquals(4, p.tick(now += 100).target(), "stage 0's slots free before a new executor would arrive");
+  }
+
+  @Test
+  void tasksThatAllRanLongerThanTheStartLatencyGetAnExecutorEachAtOnce() {
+    ElasticPolicy p = policy(0, 100, 0);
+    executors(p, 10, 1_000);
+    p.stageSubmitted(StageInfo.simple(0, 30), now);
+    running(p, 0, 1, 10, 0);
+    assertEquals(10, p.tick(now += 500).target(), "half a start latency in: could still be short tasks");
+    PolicyDecision d = p.tick(now += 600);
+    assertEquals(30, d.target(), "none finished after a start latency: 20 waiting tasks, 20 executors");
+  }
+
+  @Test
+  void longUnmeasuredTasksLeaveTheSlotsThatFreeSoonToTheWaitingTasks() {
+    ElasticPolicy p = policy(0, 100, 0);
+    executors(p, 14, 1_000);
+    p.stageSubmitted(StageInfo.simple(0, 8), now);
+    finishTasks(p, 0, 0, 4, 1_000);
+    running(p, 0, 1, 4, 900);
+    p.stageSubmitted(StageInfo.simple(1, 30), now);
+    running(p, 1, 5, 10, 1_500);
+    // 20 tasks of stage 1 wait; stage 0's 4 slots free within the start latency and take 4 of them.
+    PolicyDecision d = p.tick(now += 100);
+    assertEquals(30, d.target(), "14 + 16, below the need of 34");
   }
 
   @Test
