@@ -32,7 +32,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Everything at once, for a while: wordcount after wordcount with dynamic allocation and the
  * shuffle service, while a chaos thread kills random executors ({@code kill -9}), restarts
- * NodeManagers, and throws malformed requests at the shuffle services and the AM's control plane.
+ * NodeManagers, cuts hosts off for a few seconds, and throws malformed requests at the shuffle
+ * services and the AM's control plane.
  * Every run's counts must be exact, and every run's event log must account for every executor it
  * launched: registered or removed with a reason, and removed by the end.
  *
@@ -55,7 +56,9 @@ class ChaosSoakIT {
   static void start() throws Exception {
     java.nio.file.Path jar = ShuffleJar.path();
     it = ItCluster.start("chaos", s -> s.withNodeManagers(3).withNodeResources(6144, 8)
-        .withShuffleService(ShuffleServiceInstall.onClasspath(jar)));
+        .withShuffleService(ShuffleServiceInstall.onClasspath(jar)).withPartitionableNodes()
+        // A partition longer than the RM's retry interval costs a heartbeat gap that long.
+        .withConf(org.apache.hadoop.yarn.conf.YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, "1000"));
     fs = FileSystem.get(it.conf());
     input = new Path(it.cluster.workDir().resolve("corpus").toUri());
     Corpus.write(fs, input, FILES, BYTES_EACH, 99);
@@ -141,7 +144,7 @@ class ChaosSoakIT {
     }
 
     void strike(ApplicationId id) throws Exception {
-      switch (random.nextInt(5)) {
+      switch (random.nextInt(6)) {
         case 0, 1 -> killAnExecutor(id);
         case 2 -> {
           int i = random.nextInt(it.cluster.nodeHosts().size());
@@ -151,6 +154,10 @@ class ChaosSoakIT {
         case 3 -> {
           hostileShuffleRequests(it.cluster.shuffleServiceAddress(random.nextInt(it.cluster.nodeHosts().size())));
           count("hostile shuffle requests");
+        }
+        case 4 -> {
+          partitionAHost(random.nextInt(it.cluster.nodeHosts().size()), 2000 + random.nextInt(4000));
+          count("host partitioned");
         }
         default -> {
           if (controlPlaneGarbage(id)) {
@@ -177,6 +184,24 @@ class ChaosSoakIT {
           count("executor killed");
         }
       });
+    }
+
+    /**
+     * Cuts a host off from the ResourceManager, the AMs and every reducer for a while: its
+     * heartbeats, container starts and stops, and shuffle fetches go nowhere. (Its executors'
+     * streams to the AM stay up: they dial the AM directly.)
+     */
+    private static void partitionAHost(int node, long ms) throws InterruptedException {
+      it.cluster.partitionFromResourceManager(node);
+      it.cluster.partitionFromApplicationMasters(node);
+      it.cluster.partitionShuffleService(node);
+      try {
+        Thread.sleep(ms);
+      } finally {
+        it.cluster.healShuffleService(node);
+        it.cluster.healFromApplicationMasters(node);
+        it.cluster.healPartition(node);
+      }
     }
 
     private void count(String kind) {

@@ -1,6 +1,7 @@
 package org.elasticam.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -75,6 +76,86 @@ class PartitionIT {
     System.out.printf("partition: node LOST at the AM %.1f s after the cut; rejoined %.1f s after the heal;"
         + " %d executor(s) on it stopped, none orphaned%n", (lost.path("ts").asLong() - cutAt) / 1000.0,
         (rejoined - healAt) / 1000.0, pidsThere.size());
+  }
+
+  @Test
+  void aShuffleServiceCutOffFromTheReducersCostsOnlyTheMapsItServed() throws Exception {
+    CompletableFuture<ItCluster.ClientRun> job = wc.submit(2000,
+        "elasticam.shuffle.client.readTimeout=4", "elasticam.shuffle.client.connectTimeout=2",
+        "elasticam.shuffle.client.maxRetries=1", "elasticam.shuffle.client.retryWait=1");
+    ApplicationId id = it.awaitStageCompleted(job, 0);
+    WordCountOnFaults.Victim victim = wc.victim(id);
+    long cutAt = System.currentTimeMillis();
+    it.cluster.partitionShuffleService(victim.index());
+    JsonNode resubmitted = it.awaitEvents(id, "stage_resubmitted", 1, Duration.ofSeconds(90)).get(0);
+    ItCluster.ClientRun run = job.get(240, TimeUnit.SECONDS);
+    it.cluster.healShuffleService(victim.index());
+
+    wc.assertExact(run);
+    List<JsonNode> events = it.events(id);
+    assertTrue(resubmitted.path("reason").asText().contains(victim.host()), resubmitted.toString());
+    for (JsonNode t : ItCluster.ofType(events, "task_end")) {
+      if (t.path("stage_id").asInt() == 0 && t.path("attempt").asInt() > 0) {
+        assertFalse(t.path("host").asText().equals(victim.host()),
+            "a map re-ran where its output cannot be fetched: " + t);
+      }
+    }
+    System.out.printf("shuffle partition: maps resubmitted %.1f s after the cut; %d fetch failure(s)%n",
+        (resubmitted.path("ts").asLong() - cutAt) / 1000.0, ItCluster.ofType(events, "fetch_failed").size());
+  }
+
+  @Test
+  void aNodeManagerTheAmCannotReachGetsNoExecutorAndTheJobGoesOnWithoutIt() throws Exception {
+    // The spark policy asks only after the 3 s backlog timeout: time to cut the path first.
+    CompletableFuture<ItCluster.ClientRun> job = CompletableFuture.supplyAsync(() -> it.client("submit",
+        "--conf", "elasticam.dynamicAllocation.enabled=true",
+        "--conf", "elasticam.dynamicAllocation.policy=spark",
+        "--conf", "elasticam.dynamicAllocation.minExecutors=0",
+        "--conf", "elasticam.dynamicAllocation.maxExecutors=2",
+        "--conf", "elasticam.dynamicAllocation.schedulerBacklogTimeout=3s",
+        "--conf", "elasticam.executor.registrationTimeout=10",
+        "--conf", "elasticam.executor.memory=384m",
+        "sleep", "--stages", "1", "--tasks", "12", "--task-ms", "2000"));
+    ApplicationId id = it.awaitApplication(job);
+    String amHost = it.awaitEvents(id, "am_registered", 1, Duration.ofSeconds(60)).get(0).path("host").asText();
+    String host = it.cluster.nodeHosts().stream().filter(h -> !h.equals(amHost)).findFirst().orElseThrow();
+    int node = it.cluster.nodeHosts().indexOf(host);
+    assertTrue(ItCluster.ofType(it.events(id), "executor_launched").isEmpty(), "cut before any launch");
+    it.cluster.partitionFromApplicationMasters(node);
+    ItCluster.ClientRun run;
+    try {
+      run = job.get(240, TimeUnit.SECONDS);
+    } finally {
+      it.cluster.healFromApplicationMasters(node);
+    }
+
+    assertEquals(0, run.exitCode(), run.out() + run.err());
+    List<JsonNode> events = it.events(id);
+    List<String> launchedThere = ItCluster.ofType(events, "executor_launched").stream()
+        .filter(e -> e.path("host").asText().equals(host)).map(e -> e.path("container_id").asText()).toList();
+    assertFalse(launchedThere.isEmpty(), "the AM tried " + host);
+    assertTrue(ItCluster.ofType(events, "executor_registered").stream()
+        .noneMatch(e -> e.path("host").asText().equals(host)), "no executor could start on " + host);
+    // Each launch there is given up after the registration timeout, as a failure; one may still be
+    // waiting when the job ends.
+    int givenUp = 0;
+    for (String container : launchedThere) {
+      JsonNode released = ItCluster.ofType(events, "container_released").stream()
+          .filter(e -> e.path("container_id").asText().equals(container)).findFirst().orElseThrow();
+      JsonNode removed = ItCluster.ofType(events, "executor_removed").stream()
+          .filter(e -> e.path("container_id").asText().equals(container)).findFirst().orElseThrow();
+      if (removed.path("reason").asText().equals("app_end")) {
+        continue;
+      }
+      assertTrue(released.path("reason").asText().contains("did not register within 10s"), released.toString());
+      assertTrue(removed.path("counted_as_failure").asBoolean(), removed.toString());
+      givenUp++;
+    }
+    assertTrue(givenUp >= 1, "a launch on " + host + " was given up");
+    assertEquals(12, ItCluster.ofType(events, "task_end").stream()
+        .filter(e -> e.path("status").asText().equals("SUCCESS")).count());
+    System.out.printf("AM cut off from %s: %d launch(es) there, %d given up after the registration timeout%n", host,
+        launchedThere.size(), givenUp);
   }
 
   private static long awaitRunning(String host, Duration timeout) throws Exception {

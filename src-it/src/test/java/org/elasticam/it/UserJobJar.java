@@ -40,6 +40,31 @@ final class UserJobJar {
       "  }",
       "}");
 
+  /** One stage whose tasks all prefer the host given: {@code <host> <tasks> <sleepMs>}. */
+  private static final String PLACED_JOB = String.join("\n",
+      "package it.user;",
+      "import java.util.List;",
+      "import java.util.Map;",
+      "import org.elasticam.api.*;",
+      "public class PlacedJob implements Job {",
+      "  public List<Stage> stages(String[] args) {",
+      "    Stage.Builder b = Stage.builder(0, \"placed on \" + args[0], NapTask.class);",
+      "    for (int i = 0; i < Integer.parseInt(args[1]); i++) {",
+      "      b.task(new TaskSpec(Map.of(\"ms\", args[2]), List.of(args[0])));",
+      "    }",
+      "    return List.of(b.build());",
+      "  }",
+      "}");
+
+  private static final String NAP_TASK = String.join("\n",
+      "package it.user;",
+      "import org.elasticam.api.*;",
+      "public class NapTask implements Task {",
+      "  public void run(TaskContext ctx) throws Exception {",
+      "    Thread.sleep(Long.parseLong(ctx.params().get(\"ms\")));",
+      "  }",
+      "}");
+
   private UserJobJar() {}
 
   static Path build(Path dir) throws IOException {
@@ -47,12 +72,17 @@ final class UserJobJar {
     Path classes = dir.resolve("classes");
     Files.createDirectories(src);
     Files.createDirectories(classes);
-    Files.writeString(src.resolve("HelloJob.java"), JOB);
-    Files.writeString(src.resolve("HelloTask.java"), TASK);
+    java.util.Map<String, String> sources = java.util.Map.of("HelloJob", JOB, "HelloTask", TASK,
+        "PlacedJob", PLACED_JOB, "NapTask", NAP_TASK);
+    java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("-d", classes.toString(), "-classpath",
+        Path.of("..", "api", "target", "classes").toAbsolutePath().toString()));
+    for (var e : sources.entrySet()) {
+      Path f = src.resolve(e.getKey() + ".java");
+      Files.writeString(f, e.getValue());
+      args.add(f.toString());
+    }
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-    String apiClasses = Path.of("..", "api", "target", "classes").toAbsolutePath().toString();
-    int rc = javac.run(null, null, null, "-d", classes.toString(), "-classpath", apiClasses,
-        src.resolve("HelloJob.java").toString(), src.resolve("HelloTask.java").toString());
+    int rc = javac.run(null, null, null, args.toArray(new String[0]));
     if (rc != 0) {
       throw new IllegalStateException("compiling the user job failed");
     }

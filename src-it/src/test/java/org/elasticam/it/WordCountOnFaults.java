@@ -50,7 +50,8 @@ final class WordCountOnFaults implements AutoCloseable {
   }
 
   /** Submits the wordcount, pausing {@code pauseMs} before the reducers, with extra {@code key=value} settings. */
-  CompletableFuture<ItCluster.ClientRun> submit(int pauseMs, String... conf) {
+  CompletableFuture<ItCluster.ClientRun> submit(int pauseMs, String... conf) throws java.io.IOException {
+    fs.delete(output(), true);
     List<String> args = new ArrayList<>(List.of("submit", "--conf", "elasticam.shuffle.service.enabled=true",
         "--conf", "elasticam.executor.memory=384m", "--conf", "elasticam.executor.instances=2",
         "--conf", "elasticam.locality.wait=0"));
