@@ -7,8 +7,9 @@
 # org.apache.hadoop.util.RunJar.
 #
 #   pseudo-cluster.sh up WORKDIR              configure, install, start, wait until the node registered
+#   pseudo-cluster.sh node WORKDIR            a NodeManager only, joining the ResourceManager named below
 #   pseudo-cluster.sh submit WORKDIR ARGS...  java -cp conf:<hadoop> RunJar <app jar> ARGS...
-#   pseudo-cluster.sh down WORKDIR            stop both daemons
+#   pseudo-cluster.sh down WORKDIR            stop the daemons started in WORKDIR
 #
 # Environment (defaults from a built source tree):
 #   HADOOP_JARS            the Hadoop jars, ':'-separated (default: embedded/target/classpath.txt
@@ -18,6 +19,11 @@
 #   PSEUDO_RM_PORTS        five ports: RM scheduler, resource tracker, client, admin, web
 #                          (default 8030 8031 8032 8033 8088)
 #   PSEUDO_NM_PORTS        three ports: NM container manager, localizer, web (default 8041 8040 8042)
+#   PSEUDO_HOST            the ResourceManager's address, and the NodeManager's (default 127.0.0.1)
+#   PSEUDO_NM_HOST         the NodeManager's address, when it is another host (default PSEUDO_HOST)
+#   PSEUDO_NM_NETNS        a network namespace to run the NodeManager in (ip netns exec; needs root)
+#   PSEUDO_NM_MEMORY       the NodeManager's memory for containers, MiB (default 6144)
+#   PSEUDO_SITE_EXTRA      more yarn-site.xml settings, as space-separated name=value pairs
 # The shuffle service listens where the README's snippet says (elasticam.shuffle.port 7447), and the
 # snippet's mapreduce_shuffle on MapReduce's default 13562.
 set -euo pipefail
@@ -28,7 +34,9 @@ APP_JAR="${ELASTICAM_APP_JAR:-$ROOT/am/target/elasticam-$VERSION.jar}"
 SHUFFLE_JAR="${ELASTICAM_SHUFFLE_JAR:-$ROOT/shuffle-aux-service/target/elasticam-shuffle-$VERSION.jar}"
 read -r -a RM_PORTS <<< "${PSEUDO_RM_PORTS:-8030 8031 8032 8033 8088}"
 read -r -a NM_PORTS <<< "${PSEUDO_NM_PORTS:-8041 8040 8042}"
-HOST=127.0.0.1
+HOST="${PSEUDO_HOST:-127.0.0.1}"
+NM_HOST="${PSEUDO_NM_HOST:-$HOST}"
+NM_NETNS="${PSEUDO_NM_NETNS:-}"
 
 die() { echo "pseudo-cluster: $*" >&2; exit 1; }
 
@@ -66,7 +74,7 @@ configure() {
   {
     echo '<?xml version="1.0"?>'
     echo '<configuration>'
-    echo '<!-- This cluster: one RM and one NM on 127.0.0.1, file:/// as the file system. -->'
+    echo "<!-- This cluster: the RM on $HOST, an NM on $NM_HOST, file:/// as the file system. -->"
     prop yarn.resourcemanager.hostname "$HOST"
     prop yarn.resourcemanager.scheduler.address "$HOST:${RM_PORTS[0]}"
     prop yarn.resourcemanager.resource-tracker.address "$HOST:${RM_PORTS[1]}"
@@ -75,11 +83,11 @@ configure() {
     prop yarn.resourcemanager.webapp.address "$HOST:${RM_PORTS[4]}"
     prop yarn.resourcemanager.nodemanagers.heartbeat-interval-ms 100
     prop yarn.scheduler.minimum-allocation-mb 128
-    prop yarn.nodemanager.hostname "$HOST"
-    prop yarn.nodemanager.address "$HOST:${NM_PORTS[0]}"
-    prop yarn.nodemanager.localizer.address "$HOST:${NM_PORTS[1]}"
-    prop yarn.nodemanager.webapp.address "$HOST:${NM_PORTS[2]}"
-    prop yarn.nodemanager.resource.memory-mb 6144
+    prop yarn.nodemanager.hostname "$NM_HOST"
+    prop yarn.nodemanager.address "$NM_HOST:${NM_PORTS[0]}"
+    prop yarn.nodemanager.localizer.address "$NM_HOST:${NM_PORTS[1]}"
+    prop yarn.nodemanager.webapp.address "$NM_HOST:${NM_PORTS[2]}"
+    prop yarn.nodemanager.resource.memory-mb "${PSEUDO_NM_MEMORY:-6144}"
     prop yarn.nodemanager.resource.cpu-vcores 6
     prop yarn.nodemanager.vmem-check-enabled false
     prop yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage 99.0
@@ -88,6 +96,8 @@ configure() {
     prop yarn.nodemanager.log.retain-seconds 1
     prop yarn.nodemanager.delete.debug-delay-sec 3600
     prop yarn.application.classpath "$w/conf,${jars//:/,}"
+    local kv
+    for kv in ${PSEUDO_SITE_EXTRA:-}; do prop "${kv%%=*}" "${kv#*=}"; done
     echo '<!-- The README, "Installing the shuffle service", "On the NodeManager'"'"'s classpath", verbatim. -->'
     echo "$snippet"
     echo '</configuration>'
@@ -109,10 +119,12 @@ log4j.appender.console.layout.ConversionPattern=%d{ISO8601} %-5p %c{1}: %m%n
 PROPS
 }
 
-# daemon NAME CLASSPATH MAIN: starts a daemon in the background, its pid in $w/logs/NAME.pid.
+# daemon NAME CLASSPATH MAIN [NETNS]: starts a daemon in the background (in network namespace NETNS
+# if given), its pid in $w/logs/NAME.pid.
 daemon() {
-  local w="$1" name="$2" cp="$3" main="$4"
-  setsid "$JAVA" -Xmx512m --add-opens java.base/java.lang=ALL-UNNAMED -Djava.net.preferIPv4Stack=true \
+  local w="$1" name="$2" cp="$3" main="$4" in_ns=()
+  [[ -z "${5:-}" ]] || in_ns=(ip netns exec "$5")
+  setsid "${in_ns[@]}" "$JAVA" -Xmx512m --add-opens java.base/java.lang=ALL-UNNAMED -Djava.net.preferIPv4Stack=true \
     -Dhadoop.log.dir="$w/logs" -Dyarn.log.dir="$w/logs" -cp "$cp" "$main" \
     > "$w/logs/$name.out" 2>&1 < /dev/null &
   echo $! > "$w/logs/$name.pid"
@@ -139,12 +151,27 @@ up() {
   daemon "$w" rm "$w/conf:$jars" org.apache.hadoop.yarn.server.resourcemanager.ResourceManager
   await 120 "the ResourceManager" port_open "${RM_PORTS[1]}" \
     || { tail -n 30 "$w/logs/rm.out" >&2; die "the ResourceManager did not come up (log: $w/logs/rm.out)"; }
+  start_node_manager "$w" "$jars"
+  echo "pseudo-cluster: up in $w (RM $HOST:${RM_PORTS[2]}, web http://$HOST:${RM_PORTS[4]}," \
+    "NM web http://$NM_HOST:${NM_PORTS[2]})"
+}
+
+start_node_manager() {
+  local w="$1" jars="$2"
   daemon "$w" nm "$w/conf:$w/hadoop/share/hadoop/yarn/lib/*:$jars" \
-    org.apache.hadoop.yarn.server.nodemanager.NodeManager
+    org.apache.hadoop.yarn.server.nodemanager.NodeManager "$NM_NETNS"
   await 120 "the NodeManager" registered "$w" \
     || { tail -n 30 "$w/logs/nm.out" >&2; die "the NodeManager did not register (log: $w/logs/nm.out)"; }
-  echo "pseudo-cluster: up in $w (RM $HOST:${RM_PORTS[2]}, web http://$HOST:${RM_PORTS[4]}," \
-    "NM web http://$HOST:${NM_PORTS[2]})"
+}
+
+# A NodeManager of its own (its own WORKDIR, install and yarn-site.xml) joining a running ResourceManager.
+node() {
+  local w="$1" jars
+  [[ -f "$SHUFFLE_JAR" ]] || die "no $SHUFFLE_JAR: build first (mvn -B install -DskipTests)"
+  jars="$(hadoop_jars)"
+  configure "$w" "$jars"
+  start_node_manager "$w" "$jars"
+  echo "pseudo-cluster: NodeManager $NM_HOST${NM_NETNS:+ (network namespace $NM_NETNS)} joined the RM at $HOST"
 }
 
 submit() {
@@ -165,11 +192,12 @@ down() {
 }
 
 cmd="${1:-}"; w="${2:-}"
-[[ -n "$cmd" && -n "$w" ]] || { sed -n '9,13p' "${BASH_SOURCE[0]}" >&2; exit 2; }
+[[ -n "$cmd" && -n "$w" ]] || { sed -n '9,14p' "${BASH_SOURCE[0]}" >&2; exit 2; }
 mkdir -p "$w"; w="$(cd "$w" && pwd)"
 case "$cmd" in
   up) up "$w" ;;
+  node) node "$w" ;;
   submit) shift 2; submit "$w" "$@" ;;
   down) down "$w" ;;
-  *) die "unknown command '$cmd' (up, submit, down)" ;;
+  *) die "unknown command '$cmd' (up, node, submit, down)" ;;
 esac
