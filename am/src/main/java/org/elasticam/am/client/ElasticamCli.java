@@ -166,13 +166,25 @@ public final class ElasticamCli extends Configured implements Tool {
           + " or bin/elasticam");
     }
     Configuration conf = getConf();
+    SubmitArgs submitted = args;
+    return SecureLogin.runAs(SecureLogin.login(elastic), () -> submitAs(submitted, elastic, conf));
+  }
+
+  /** Submits and follows the application, as the user {@link SecureLogin#login} chose. */
+  private int submitAs(SubmitArgs args, ElasticConf elastic, Configuration conf) throws Exception {
     args = args.withJob(Submitter.qualifyClusterPaths(args.job(), conf));
     failFastOnUnreachableRm(conf);
+    org.apache.hadoop.security.Credentials tokens = SecureLogin.delegationTokens(conf, elastic);
+    if (elastic.getOptional(org.elasticam.conf.YarnKeys.KEYTAB).filter(k -> !k.isBlank()).isEmpty()) {
+      SecureLogin.tokensEndOfLife(tokens).ifPresent(end -> out.println("Without a keytab this application can run"
+          + " until " + end + ", when its delegation tokens reach their maximum lifetime"
+          + " (set elasticam.yarn.principal and elasticam.yarn.keytab to renew them)"));
+    }
     YarnClient yarn = YarnClient.createYarnClient();
     yarn.init(conf);
     yarn.start();
     try {
-      Submitter submitter = new Submitter(conf, elastic, yarn, appJar);
+      Submitter submitter = new Submitter(conf, elastic, yarn, appJar, tokens);
       ApplicationId id = submitter.submit(args);
       out.println("Submitted " + id + " to " + conf.get(YarnConfiguration.RM_ADDRESS)
           + (args.detach() ? "; not waiting (--detach)" : "; Ctrl-C kills it (--detach leaves it running)"));

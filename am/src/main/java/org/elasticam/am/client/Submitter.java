@@ -53,12 +53,15 @@ public final class Submitter {
   private final ElasticConf elastic;
   private final YarnClient yarn;
   private final Path appJar;
+  private final Credentials tokens;
 
-  public Submitter(Configuration conf, ElasticConf elastic, YarnClient yarn, Path appJar) {
+  /** @param tokens delegation tokens the application takes with it (empty on a cluster without Kerberos) */
+  public Submitter(Configuration conf, ElasticConf elastic, YarnClient yarn, Path appJar, Credentials tokens) {
     this.conf = conf;
     this.elastic = elastic;
     this.yarn = yarn;
     this.appJar = appJar;
+    this.tokens = tokens;
   }
 
   /**
@@ -158,7 +161,7 @@ public final class Submitter {
     // A new attempt takes the executors over instead of starting them all again.
     ctx.setKeepContainersAcrossApplicationAttempts(elastic.getOptional(YarnKeys.MAX_APP_ATTEMPTS).orElse(1) > 1);
     ctx.setAMContainerSpec(ContainerLaunchContext.newInstance(resources, amEnvironment(staging),
-        List.of(amCommand(args.job())), null, credentials(), null));
+        List.of(amCommand(args.job())), null, credentials(tokens), null));
     yarn.submitApplication(ctx);
     return appId;
   }
@@ -247,9 +250,13 @@ public final class Submitter {
     return "'" + s.replace("'", "'\\''") + "'";
   }
 
-  /** The submitter's tokens plus a fresh application secret; the AM passes them on to executors. */
-  private static ByteBuffer credentials() throws IOException {
+  /**
+   * The submitter's tokens, the delegation tokens obtained for the job, and a fresh application
+   * secret; the AM passes them on to executors (never the AMRMToken). The keytab is not among them.
+   */
+  private static ByteBuffer credentials(Credentials obtained) throws IOException {
     Credentials creds = new Credentials(UserGroupInformation.getCurrentUser().getCredentials());
+    creds.addAll(obtained);
     byte[] secret = new byte[SECRET_BYTES];
     new SecureRandom().nextBytes(secret);
     creds.addSecretKey(new Text(AppSecretAuth.CREDENTIALS_KEY), secret);

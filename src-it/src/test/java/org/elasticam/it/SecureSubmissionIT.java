@@ -1,0 +1,176 @@
+package org.elasticam.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.PrivilegedExceptionAction;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
+import org.apache.hadoop.minikdc.MiniKdc;
+import org.apache.hadoop.security.Credentials;
+import org.apache.hadoop.security.SecurityUtil;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.token.Token;
+import org.elasticam.am.client.ElasticamCli;
+import org.elasticam.am.client.SecureLogin;
+import org.elasticam.am.client.UsageException;
+import org.elasticam.conf.ElasticConf;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Submission on a secure cluster, the client's half: a real KDC ({@code MiniKdc}, in this JVM) and
+ * a Kerberized HDFS ({@code MiniDFSCluster} with block access tokens and SASL data transfer). The
+ * client logs in from a keytab, obtains an HDFS delegation token the ResourceManager may renew, and
+ * that token alone (no Kerberos credentials, as in a container) reads the job's input. Without a
+ * ticket the client refuses with one line before contacting anything.
+ *
+ * <p>Runs in a JVM of its own (a failsafe execution of its own in this module's POM): Hadoop's
+ * login state is global to a JVM.
+ */
+@Timeout(300)
+class SecureSubmissionIT {
+
+  private static MiniKdc kdc;
+  private static MiniDFSCluster dfs;
+  private static File keytab;
+  private static String realm;
+  private static Configuration conf;
+  private static final org.apache.hadoop.fs.Path INPUT = new org.apache.hadoop.fs.Path("/user/alice/input.txt");
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path dir = Path.of("target", "secure-it-" + System.currentTimeMillis()).toAbsolutePath();
+    Files.createDirectories(dir);
+    kdc = new MiniKdc(MiniKdc.createConf(), dir.resolve("kdc").toFile());
+    kdc.start();
+    realm = kdc.getRealm();
+    keytab = dir.resolve("cluster.keytab").toFile();
+    kdc.createPrincipal(keytab, "hdfs/localhost", "HTTP/localhost", "rm/localhost", "alice");
+
+    conf = new HdfsConfiguration();
+    SecurityUtil.setAuthenticationMethod(UserGroupInformation.AuthenticationMethod.KERBEROS, conf);
+    for (String key : List.of(DFSConfigKeys.DFS_NAMENODE_KERBEROS_PRINCIPAL_KEY,
+        DFSConfigKeys.DFS_DATANODE_KERBEROS_PRINCIPAL_KEY)) {
+      conf.set(key, "hdfs/localhost@" + realm);
+    }
+    for (String key : List.of(DFSConfigKeys.DFS_NAMENODE_KEYTAB_FILE_KEY, DFSConfigKeys.DFS_DATANODE_KEYTAB_FILE_KEY,
+        DFSConfigKeys.DFS_WEB_AUTHENTICATION_KERBEROS_KEYTAB_KEY)) {
+      conf.set(key, keytab.getAbsolutePath());
+    }
+    conf.set(DFSConfigKeys.DFS_WEB_AUTHENTICATION_KERBEROS_PRINCIPAL_KEY, "HTTP/localhost@" + realm);
+    conf.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, true);
+    conf.set(DFSConfigKeys.DFS_DATA_TRANSFER_PROTECTION_KEY, "authentication");
+    // Privileged ports or HTTPS are what a production DataNode needs; a test cannot bind the first.
+    conf.setBoolean("ignore.secure.ports.for.testing", true);
+    conf.set("yarn.resourcemanager.principal", "rm/localhost@" + realm);
+    UserGroupInformation.setConfiguration(conf);
+    UserGroupInformation.loginUserFromKeytab("hdfs/localhost@" + realm, keytab.getAbsolutePath());
+    dfs = new MiniDFSCluster.Builder(conf, dir.resolve("dfs").toFile()).numDataNodes(1).build();
+    dfs.waitActive();
+    FileSystem fs = dfs.getFileSystem();
+    fs.mkdirs(INPUT.getParent().getParent(), new FsPermission((short) 0755));
+    fs.mkdirs(INPUT.getParent(), new FsPermission((short) 0700));
+    fs.setOwner(INPUT.getParent(), "alice", "alice");
+    try (FSDataOutputStream out = fs.create(INPUT)) {
+      out.write("to be or not to be\n".getBytes(StandardCharsets.UTF_8));
+    }
+    fs.setOwner(INPUT, "alice", "alice");
+    fs.setPermission(INPUT, new FsPermission((short) 0600));
+    conf = new Configuration(dfs.getConfiguration(0));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (dfs != null) {
+      dfs.shutdown();
+    }
+    if (kdc != null) {
+      kdc.stop();
+    }
+  }
+
+  @Test
+  void aKeytabLoginObtainsATokenTheResourceManagerRenewsAndThatAloneReadsTheInput() throws Exception {
+    ElasticConf elastic = ElasticConf.of(Map.of("elasticam.yarn.principal", "alice@" + realm,
+        "elasticam.yarn.keytab", keytab.getAbsolutePath()));
+    UserGroupInformation alice = SecureLogin.login(elastic);
+    assertEquals("alice", alice.getShortUserName());
+    assertTrue(alice.hasKerberosCredentials());
+    assertEquals("hdfs", UserGroupInformation.getLoginUser().getShortUserName(),
+        "the process's login user (here the NameNode's) is left alone");
+
+    Credentials tokens = alice.doAs((PrivilegedExceptionAction<Credentials>) () ->
+        SecureLogin.delegationTokens(conf, elastic));
+    assertEquals(1, tokens.numberOfTokens(), "one token, for fs.defaultFS");
+    Token<?> t = tokens.getAllTokens().iterator().next();
+    assertEquals(DelegationTokenIdentifier.HDFS_DELEGATION_KIND, t.getKind());
+    DelegationTokenIdentifier id = (DelegationTokenIdentifier) t.decodeIdentifier();
+    assertEquals("alice@" + realm, id.getOwner().toString(), "HDFS records the owner's whole principal");
+    assertEquals("rm", id.getRenewer().toString(), "the ResourceManager may renew it");
+    Instant end = SecureLogin.tokensEndOfLife(tokens).orElseThrow();
+    Duration left = Duration.between(Instant.now(), end);
+    assertTrue(left.compareTo(Duration.ofDays(6)) > 0 && left.compareTo(Duration.ofDays(8)) < 0,
+        "HDFS's default maximum lifetime is 7 days: " + left);
+
+    // A container's view: the token, no Kerberos credentials.
+    UserGroupInformation container = UserGroupInformation.createRemoteUser("alice");
+    container.addCredentials(tokens);
+    assertFalse(container.hasKerberosCredentials());
+    String read = container.doAs((PrivilegedExceptionAction<String>) () -> {
+      FileSystem fs = FileSystem.newInstance(conf);
+      try (var in = fs.open(INPUT)) {
+        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      } finally {
+        fs.close();
+      }
+    });
+    assertEquals("to be or not to be\n", read);
+  }
+
+  @Test
+  void withoutATicketTheClientRefusesWithOneLineAndSubmitsNothing() throws Exception {
+    UserGroupInformation bob = UserGroupInformation.createRemoteUser("bob");
+    UsageException e = assertThrows(UsageException.class,
+        () -> SecureLogin.runAs(bob, () -> SecureLogin.login(ElasticConf.of(Map.of()))));
+    assertEquals("no Kerberos ticket for bob on this secure cluster: run kinit, or set elasticam.yarn.principal"
+        + " and elasticam.yarn.keytab", e.getMessage());
+
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = bob.doAs((PrivilegedExceptionAction<Integer>) () -> new ElasticamCli(new Configuration(conf),
+        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+        ItCluster.appJar()).run(new String[] {"submit", "sleep"}));
+    assertEquals(2, code);
+    assertEquals("elasticam: " + e.getMessage() + "\n", err.toString(StandardCharsets.UTF_8));
+    assertEquals("", out.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aMissingKeytabIsNamed() {
+    UsageException e = assertThrows(UsageException.class, () -> SecureLogin.login(ElasticConf.of(Map.of(
+        "elasticam.yarn.principal", "alice@" + realm, "elasticam.yarn.keytab", "/nonexistent/alice.keytab"))));
+    assertEquals("the keytab /nonexistent/alice.keytab (elasticam.yarn.keytab) does not exist or cannot be read",
+        e.getMessage());
+  }
+}
