@@ -32,17 +32,17 @@ abstract class TrackingPolicy implements AllocationPolicy {
   protected void removing(String executorId) {}
 
   /**
-   * Which of the timed-out executors go first when a bound stops removal part way: by default
-   * Spark's order (ids as strings), which {@code spark} must keep.
+   * Which of the timed-out executors may go, and which go first when a bound stops removal part
+   * way: by default all of them in Spark's order (ids as strings), which {@code spark} must keep.
    */
-  protected List<String> removalOrder(List<String> timedOut) {
+  protected List<String> removalCandidates(List<String> timedOut, long nowMs) {
     return timedOut;
   }
 
   @Override
   public final PolicyDecision tick(long nowMs) {
     beforeTick(nowMs);
-    List<String> timedOut = removalOrder(monitor.timedOut(nowMs));
+    List<String> timedOut = removalCandidates(monitor.timedOut(nowMs), nowMs);
     if (!timedOut.isEmpty()) {
       initializing = false;
     }

@@ -178,6 +178,12 @@ public final class WorkloadTracker {
     return hints;
   }
 
+  /** Whether the stage attempt was submitted and has not completed. */
+  public boolean isActive(int stageId, int attempt) {
+    Attempt a = attempts.get(key(stageId, attempt));
+    return a != null && !a.completed;
+  }
+
   /** One active stage attempt's load. */
   public record StageLoad(int stageId, int attempt, int pending, int running) {}
 

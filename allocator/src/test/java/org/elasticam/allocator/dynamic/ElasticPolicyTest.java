@@ -155,6 +155,35 @@ class ElasticPolicyTest {
   }
 
   @Test
+  void executorsFreedByAStageStillRunningAreHeldForItsChildren() {
+    ElasticPolicy p = policy(0, 10, 0);
+    executors(p, 2, 1_500);
+    p.stageSubmitted(StageInfo.simple(0, 2), now);
+    TaskInfo early = new TaskInfo(0, 0, 0, "1", false);
+    TaskInfo straggler = new TaskInfo(0, 0, 1, "2", false);
+    p.taskStarted(early, now);
+    p.taskStarted(straggler, now);
+    now += 1_000;
+    p.taskEnded(early, TaskOutcome.SUCCESS, 1_000, now);
+    // Idle timeout max(1.5 s, 2 s) = 2 s; executor 1 waits for stage 0's straggler up to 2 x 1.5 s.
+    assertEquals(List.of(), p.tick(now += 2_500).remove(), "held while its stage still runs");
+    p.taskEnded(straggler, TaskOutcome.SUCCESS, 3_500, now);
+    p.stageCompleted(0, 0, now);
+    assertEquals(List.of(), p.tick(now += 400).remove(), "the stage just completed: its children may come");
+    assertEquals(List.of("1"), p.tick(now += 200).remove(), "never past 2 start latencies idle");
+  }
+
+  @Test
+  void anExecutorWhoseStageCompletedIsNotHeld() {
+    ElasticPolicy p = policy(0, 10, 0);
+    executors(p, 2, 1_500);
+    p.stageSubmitted(StageInfo.simple(0, 1), now);
+    finishTasks(p, 0, 0, 1, 100);
+    p.stageCompleted(0, 0, now);
+    assertEquals(List.of("1", "2"), p.tick(now += 2_000).remove(), "the usual 2 s idle timeout");
+  }
+
+  @Test
   void theUsersIdleTimeoutStaysAnUpperBound() {
     ElasticPolicy p = policy(0, 10, 0, Duration.ofSeconds(1));
     executors(p, 2, 10_000);
