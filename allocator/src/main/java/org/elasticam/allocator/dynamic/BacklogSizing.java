@@ -63,7 +63,7 @@ final class BacklogSizing {
       freeBeforeHorizon += estimates.freeBefore(load.stageId(), load.attempt(), d.get(), horizon, nowMs);
     }
     double slots = fleet.slotsPerExecutor();
-    double idleSlots = Math.max(0, fleet.registered() * slots - estimates.running());
+    double idleSlots = usableIdleSlots(loads, fleet);
     double comingSlots = Math.max(0, (fleet.have() - fleet.registered()) * slots);
     freeBeforeHorizon += idleSlots * horizon + comingSlots * (horizon - latencyMs);
     if (pendingWork <= freeBeforeHorizon) {
@@ -98,10 +98,21 @@ final class BacklogSizing {
       return 0;
     }
     double slots = fleet.slotsPerExecutor();
-    freeWithinLatency += Math.max(0, fleet.registered() * slots - estimates.running())
+    freeWithinLatency += usableIdleSlots(loads, fleet)
         + Math.max(0, (fleet.have() - fleet.registered()) * slots);
     double spare = Math.max(0, freeWithinLatency - measuredPending);
     return (long) Math.ceil(Math.max(0, wanted - spare) / slots);
+  }
+
+  /**
+   * Idle slots the waiting tasks can use: none while tasks wait beside idle slots, because the
+   * task scheduler offers every idle slot at once, so a task that still waits is held back from
+   * them (it prefers other hosts and delay scheduling keeps it for them, or it is excluded there).
+   * Executors asked for now are placed on the hosts those tasks prefer.
+   */
+  private double usableIdleSlots(List<WorkloadTracker.StageLoad> loads, Fleet fleet) {
+    double idle = Math.max(0, fleet.registered() * (double) fleet.slotsPerExecutor() - estimates.running());
+    return idle >= 1 && loads.stream().anyMatch(l -> l.pending() > 0) ? 0 : idle;
   }
 
   /** No task of the stage finished, and its oldest has run for at least L: its tasks are long. */

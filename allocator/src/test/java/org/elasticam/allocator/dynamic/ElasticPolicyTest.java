@@ -142,6 +142,26 @@ class ElasticPolicyTest {
   }
 
   @Test
+  void idleSlotsThatTasksWaitBesideAreNoCapacity() {
+    ElasticPolicy beside = policy(0, 100, 0);
+    ElasticPolicy alone = policy(0, 100, 0);
+    for (ElasticPolicy p : List.of(beside, alone)) {
+      executors(p, 10, 1_000);
+      p.stageSubmitted(StageInfo.simple(0, 60), now);
+      finishTasks(p, 0, 0, 10, 500);
+    }
+    // beside: 40 tasks of 0.5 s wait while 9 executors idle (they prefer other hosts).
+    beside.taskStarted(new TaskInfo(0, 0, 10, "10", false), now);
+    for (int i = 10; i < 20; i++) {
+      alone.taskStarted(new TaskInfo(0, 0, i, String.valueOf(i - 9), false), now);
+    }
+    int besideTarget = beside.tick(now + 100).target();
+    int aloneTarget = alone.tick(now + 100).target();
+    assertEquals(10, aloneTarget, "40 tasks of 0.5 s: 10 busy executors finish them within 3 start latencies");
+    assertTrue(besideTarget > 10, "idle executors the waiting tasks do not take: ask where they run " + besideTarget);
+  }
+
+  @Test
   void idleExecutorsGoAfterAStartLatencyOrTwoSecondsAndNeverABusyOne() {
     ElasticPolicy p = policy(1, 10, 1);
     executors(p, 4, 1_500);
