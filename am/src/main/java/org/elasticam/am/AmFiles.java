@@ -15,6 +15,9 @@ public final class AmFiles {
   /** The rate profile of a {@code streaming --rate file:F} job. */
   public static final String RATE_FILE = "__rate__.txt";
   /** The elasticam.* settings of the submission, as Java properties. */
+  /** The keytab, when the submission names one: the AM's alone, never an executor's. */
+  public static final String KEYTAB = "__keytab__";
+
   public static final String CONF_FILE = "__elasticam_conf__.properties";
 
   /** The staging directory on fs.defaultFS, for the AM to find the jars again. */

@@ -36,6 +36,8 @@ import org.elasticam.allocator.AllocatorSettings;
 import org.elasticam.allocator.ExecutorAllocator;
 import org.elasticam.am.conf.HadoopConfigSource;
 import org.elasticam.am.driver.Driver;
+import org.elasticam.am.security.DelegationTokenFetch;
+import org.elasticam.am.security.TokenRenewer;
 import org.elasticam.am.driver.DriverService;
 import org.elasticam.am.driver.DriverSettings;
 import org.elasticam.am.driver.Outcome;
@@ -151,17 +153,73 @@ public final class ApplicationMaster {
     if (secret == null) {
       throw new IOException("the application's credentials hold no secret; was it submitted by our client?");
     }
-    ExecutorSeconds executorSeconds = new ExecutorSeconds();
-    AmLoop loop = new AmLoop(t -> done.complete(Outcome.failed("internal error in the AM: " + t)));
-    Optional<AmJournal> previous = previousJournal(attempt.getAttemptId());
-    EventLog events = openEventLog(appId, attempt.getAttemptId() > 1);
-    AmMetrics metrics = new AmMetrics().register();
-    AmEvents amEvents = new AmEvents(events, executorSeconds, metrics, clock);
-    try (loop; events; ClusterNodes nodes = new ClusterNodes(conf); AutoCloseable m = metrics::unregister) {
-      events.write("app_start", "app_id", appId, "attempt", attempt.getAttemptId(), "conf",
-          elastic.resolvedForDisplay(), "job", job.toArgs());
-      return runWith(loop, events, amEvents, executorSeconds, nodes, appId, amHost, secret, attempt.getAttemptId(),
-          previous);
+    // Before anything reads the file system: a later attempt may start after the first tokens expired.
+    try (TokenRenewer renewer = startTokenRenewal()) {
+      ExecutorSeconds executorSeconds = new ExecutorSeconds();
+      AmLoop loop = new AmLoop(t -> done.complete(Outcome.failed("internal error in the AM: " + t)));
+      Optional<AmJournal> previous = previousJournal(attempt.getAttemptId());
+      EventLog events = openEventLog(appId, attempt.getAttemptId() > 1);
+      AmMetrics metrics = new AmMetrics().register();
+      AmEvents amEvents = new AmEvents(events, executorSeconds, metrics, clock);
+      try (loop; events; ClusterNodes nodes = new ClusterNodes(conf); AutoCloseable m = metrics::unregister) {
+        events.write("app_start", "app_id", appId, "attempt", attempt.getAttemptId(), "conf",
+            elastic.resolvedForDisplay(), "job", job.toArgs());
+        return runWith(loop, events, amEvents, executorSeconds, nodes, appId, amHost, secret, attempt.getAttemptId(),
+            previous);
+      }
+    }
+  }
+
+  /**
+   * With a keytab on a secure cluster: the application's delegation tokens obtained afresh now, and
+   * again before they expire, for as long as it runs. Null otherwise.
+   */
+  private TokenRenewer startTokenRenewal() throws IOException {
+    if (!UserGroupInformation.isSecurityEnabled()) {
+      return null;
+    }
+    Optional<String> principal = elastic.getOptional(YarnKeys.PRINCIPAL).filter(s -> !s.isBlank());
+    Path keytab = Path.of(AmFiles.KEYTAB).toAbsolutePath();
+    if (principal.isEmpty() || !Files.exists(keytab)) {
+      LOG.info("No keytab: the ResourceManager renews this application's delegation tokens up to their maximum"
+          + " lifetime; nothing replaces them after that");
+      return null;
+    }
+    UserGroupInformation keytabUser = UserGroupInformation.loginUserFromKeytabAndReturnUGI(principal.get(),
+        keytab.toString());
+    TokenRenewer renewer = new TokenRenewer(conf, keytabUser, DelegationTokenFetch.filesystems(conf, elastic),
+        elastic.get(YarnKeys.TOKEN_RENEWAL_FRACTION), clock, this::tokensRenewed);
+    renewer.start();
+    return renewer;
+  }
+
+  /** Where renewed tokens go besides the AM's own clients; set once executors can be launched. */
+  private volatile java.util.function.Consumer<Credentials> renewedTokensSink = fresh -> { };
+
+  /** On the renewer's thread: the AM's own clients take the new tokens at once. */
+  private void tokensRenewed(Credentials fresh) {
+    try {
+      UserGroupInformation.getCurrentUser().addCredentials(fresh);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    renewedTokensSink.accept(fresh);
+  }
+
+  /** Executors launched from now on get the new tokens in their launch context; live ones over the control plane. */
+  private void sendRenewedTokens(Credentials fresh, YarnContainerLauncher launcher, AmLoop loop, DriverHolder holder,
+      EventLog events) {
+    try {
+      launcher.updateTokens(executorTokens());
+      DataOutputBuffer buf = new DataOutputBuffer();
+      fresh.writeTokenStorageToStream(buf);
+      com.google.protobuf.ByteString tokens = com.google.protobuf.ByteString.copyFrom(buf.getData(), 0, buf.getLength());
+      loop.execute(() -> {
+        holder.updateCredentials(tokens);
+        events.write("tokens_renewed", "tokens", fresh.numberOfTokens());
+      });
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
   }
 
@@ -223,6 +281,7 @@ public final class ApplicationMaster {
     String[] dial = executorsDial(amHost, grpc.getPort());
     ExecutorLaunchSpec spec = launchSpec(appId, dial[0], Integer.parseInt(dial[1]), secret);
     try (YarnContainerLauncher launcher = new YarnContainerLauncher(conf, spec, elastic.get(YarnKeys.LAUNCHER_THREADS))) {
+      renewedTokensSink = fresh -> sendRenewedTokens(fresh, launcher, loop, holder, events);
       YarnAllocator allocator = new YarnAllocator(amClient, launcher, loop,
           new ExecutorAllocator(AllocatorSettings.from(elastic)), resource,
           elastic.getOptional(YarnKeys.NODE_LABEL_EXPRESSION).filter(s -> !s.isBlank()), RackLookup.hadoop(conf),

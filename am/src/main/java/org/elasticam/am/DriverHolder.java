@@ -18,9 +18,25 @@ final class DriverHolder implements DriverService.SessionHandler {
   private Driver driver;
   private YarnAllocator allocator;
 
+  /** Tokens renewed before the driver was attached; it sends them on when it is. */
+  private com.google.protobuf.ByteString pendingCredentials;
+
   void set(Driver d, YarnAllocator a) {
     this.driver = d;
     this.allocator = a;
+    if (pendingCredentials != null) {
+      d.updateCredentials(pendingCredentials);
+      pendingCredentials = null;
+    }
+  }
+
+  /** Renewed delegation tokens, for every executor. */
+  void updateCredentials(com.google.protobuf.ByteString tokens) {
+    if (driver == null) {
+      pendingCredentials = tokens;
+    } else {
+      driver.updateCredentials(tokens);
+    }
   }
 
   @Override

@@ -214,8 +214,20 @@ public final class ExecutorBackend {
         case LAUNCH_TASK -> runner.launch(m.getLaunchTask());
         case KILL_TASK -> runner.kill(m.getKillTask().getTaskId());
         case SHUTDOWN -> finish(ExitCodes.OK, m.getShutdown().getReason(), false);
+        case UPDATE_CREDENTIALS -> takeTokens(m.getUpdateCredentials().getTokens());
         case HEARTBEAT_ACK, BODY_NOT_SET -> { }
         default -> LOG.warn("Ignoring an unknown message from the driver: {}", m.getBodyCase());
+      }
+    }
+
+    private void takeTokens(com.google.protobuf.ByteString tokens) {
+      try {
+        LOG.info("Executor {} took {} new delegation token(s) from the driver", args.executorId(),
+            DelegationTokens.take(tokens));
+      } catch (IOException e) {
+        // The old tokens still work until they expire; the next renewal brings new ones again.
+        LOG.warn("Executor {} could not read the delegation tokens the driver sent: {}", args.executorId(),
+            e.toString());
       }
     }
 

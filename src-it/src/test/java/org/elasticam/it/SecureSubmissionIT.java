@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -32,7 +33,9 @@ import org.apache.hadoop.security.token.Token;
 import org.elasticam.am.client.ElasticamCli;
 import org.elasticam.am.client.SecureLogin;
 import org.elasticam.am.client.UsageException;
+import org.elasticam.am.security.TokenRenewer;
 import org.elasticam.conf.ElasticConf;
+import org.elasticam.time.Clock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,6 +59,8 @@ class SecureSubmissionIT {
   private static File keytab;
   private static String realm;
   private static Configuration conf;
+  private static final long TOKEN_RENEW_INTERVAL_MS = 15_000;
+  private static final long TOKEN_MAX_LIFETIME_MS = 60_000;
   private static final org.apache.hadoop.fs.Path INPUT = new org.apache.hadoop.fs.Path("/user/alice/input.txt");
 
   @BeforeAll
@@ -80,6 +85,9 @@ class SecureSubmissionIT {
     }
     conf.set(DFSConfigKeys.DFS_WEB_AUTHENTICATION_KERBEROS_PRINCIPAL_KEY, "HTTP/localhost@" + realm);
     conf.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, true);
+    // Short token lives, so that renewal can be seen within a test: unrenewed after 15 s, gone after 60 s.
+    conf.setLong(DFSConfigKeys.DFS_NAMENODE_DELEGATION_TOKEN_RENEW_INTERVAL_KEY, TOKEN_RENEW_INTERVAL_MS);
+    conf.setLong(DFSConfigKeys.DFS_NAMENODE_DELEGATION_TOKEN_MAX_LIFETIME_KEY, TOKEN_MAX_LIFETIME_MS);
     conf.set(DFSConfigKeys.DFS_DATA_TRANSFER_PROTECTION_KEY, "authentication");
     // Privileged ports or HTTPS are what a production DataNode needs; a test cannot bind the first.
     conf.setBoolean("ignore.secure.ports.for.testing", true);
@@ -130,8 +138,8 @@ class SecureSubmissionIT {
     assertEquals("rm", id.getRenewer().toString(), "the ResourceManager may renew it");
     Instant end = SecureLogin.tokensEndOfLife(tokens).orElseThrow();
     Duration left = Duration.between(Instant.now(), end);
-    assertTrue(left.compareTo(Duration.ofDays(6)) > 0 && left.compareTo(Duration.ofDays(8)) < 0,
-        "HDFS's default maximum lifetime is 7 days: " + left);
+    assertTrue(left.compareTo(Duration.ZERO) > 0 && left.toMillis() <= TOKEN_MAX_LIFETIME_MS,
+        "the NameNode's maximum lifetime: " + left);
 
     // A container's view: the token, no Kerberos credentials.
     UserGroupInformation container = UserGroupInformation.createRemoteUser("alice");
@@ -146,6 +154,48 @@ class SecureSubmissionIT {
       }
     });
     assertEquals("to be or not to be\n", read);
+  }
+
+  @Test
+  void withAKeytabNewTokensArriveBeforeTheOldOnesExpireAndAnExecutorHoldingOnlyThoseReadsOn() throws Exception {
+    UserGroupInformation alice = SecureLogin.login(ElasticConf.of(Map.of("elasticam.yarn.principal", "alice@" + realm,
+        "elasticam.yarn.keytab", keytab.getAbsolutePath())));
+    // An executor's view: no Kerberos credentials, only the tokens the AM hands it.
+    UserGroupInformation executor = UserGroupInformation.createRemoteUser("alice");
+    List<Credentials> received = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (TokenRenewer renewer = new TokenRenewer(conf, alice, Set.of(FileSystem.getDefaultUri(conf)), 0.5,
+        Clock.system(), fresh -> {
+          received.add(fresh);
+          executor.addCredentials(fresh);
+        })) {
+      renewer.start();
+      UserGroupInformation firstOnly = UserGroupInformation.createRemoteUser("alice");
+      firstOnly.addCredentials(received.get(0));
+      long start = System.currentTimeMillis();
+      assertEquals("to be or not to be\n", read(executor));
+
+      // Past the first token's renewal deadline: it alone no longer reads, the executor still does.
+      Thread.sleep(TOKEN_RENEW_INTERVAL_MS + 5_000 - (System.currentTimeMillis() - start));
+      Exception expired = assertThrows(Exception.class, () -> read(firstOnly));
+      assertTrue(String.valueOf(expired.getMessage()).contains("expired")
+          || String.valueOf(expired.getCause()).contains("expired"), "the first token expired: " + expired);
+      assertEquals("to be or not to be\n", read(executor));
+      assertTrue(received.size() >= 2, "renewed before the first expired: " + received.size() + " set(s)");
+      System.out.printf("token renewal: %d token set(s) in %.1f s; the first token alone refused after %.1f s;"
+          + " the executor read on with the renewed ones%n", received.size(),
+          (System.currentTimeMillis() - start) / 1000.0, (System.currentTimeMillis() - start) / 1000.0);
+    }
+  }
+
+  private static String read(UserGroupInformation user) throws Exception {
+    return user.doAs((PrivilegedExceptionAction<String>) () -> {
+      FileSystem fs = FileSystem.newInstance(conf);
+      try (var in = fs.open(INPUT)) {
+        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      } finally {
+        fs.close();
+      }
+    });
   }
 
   @Test

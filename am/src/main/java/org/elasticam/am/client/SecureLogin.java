@@ -1,21 +1,18 @@
 package org.elasticam.am.client;
 
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.LinkedHashSet;
 import java.util.Optional;
-import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.security.token.TokenIdentifier;
 import org.apache.hadoop.security.token.delegation.AbstractDelegationTokenIdentifier;
 import org.apache.hadoop.yarn.client.util.YarnClientUtils;
+import org.elasticam.am.security.DelegationTokenFetch;
 import org.elasticam.conf.ElasticConf;
 import org.elasticam.conf.YarnKeys;
 
@@ -89,24 +86,11 @@ public final class SecureLogin {
    * is off.
    */
   public static Credentials delegationTokens(Configuration conf, ElasticConf elastic) throws IOException {
-    Credentials creds = new Credentials();
     if (!UserGroupInformation.isSecurityEnabled()) {
-      return creds;
+      return new Credentials();
     }
-    String renewer = YarnClientUtils.getRmPrincipal(conf);
-    Set<URI> filesystems = new LinkedHashSet<>();
-    filesystems.add(FileSystem.getDefaultUri(conf));
-    for (String fs : elastic.get(YarnKeys.ACCESS_FILESYSTEMS)) {
-      filesystems.add(URI.create(fs.trim()));
-    }
-    for (URI fs : filesystems) {
-      try {
-        FileSystem.get(fs, conf).addDelegationTokens(renewer, creds);
-      } catch (IOException | RuntimeException e) {
-        throw new IOException("cannot obtain a delegation token for " + fs + ": " + firstLine(e), e);
-      }
-    }
-    return creds;
+    return DelegationTokenFetch.obtain(conf, DelegationTokenFetch.filesystems(conf, elastic),
+        YarnClientUtils.getRmPrincipal(conf));
   }
 
   /**

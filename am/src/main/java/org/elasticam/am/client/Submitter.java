@@ -188,6 +188,11 @@ public final class Submitter {
     } else if (job.kind() == JobSpec.Kind.TRACE) {
       m.put(AmFiles.TRACE_FILE, upload(fs, Path.of(job.required("file")), dir, AmFiles.TRACE_FILE));
     }
+    // The AM renews the application's tokens from it; it goes in the 0700 staging dir, to the AM only.
+    java.util.Optional<String> keytab = elastic.getOptional(YarnKeys.KEYTAB).filter(k -> !k.isBlank());
+    if (keytab.isPresent() && UserGroupInformation.isSecurityEnabled()) {
+      m.put(AmFiles.KEYTAB, upload(fs, Path.of(keytab.get()), dir, AmFiles.KEYTAB));
+    }
     java.util.Optional<Path> rate = rateFile(job);
     if (rate.isPresent()) {
       m.put(AmFiles.RATE_FILE, upload(fs, rate.get(), dir, AmFiles.RATE_FILE));

@@ -62,6 +62,8 @@ public final class Driver implements DriverService.SessionHandler {
   private final Clock clock;
   private final Consumer<Outcome> onFinish;
   private final Map<String, ExecutorSession> executors = new LinkedHashMap<>();
+  /** The newest tokens an AM with a keytab obtained, as sent; null until the first renewal. */
+  private DriverMessage latestCredentials;
   private final Set<String> gone = new HashSet<>();
   private final Map<String, Integer> slotsByExecutor = new LinkedHashMap<>();
   private final DynamicAllocation dynamic;
@@ -593,6 +595,9 @@ public final class Driver implements DriverService.SessionHandler {
     }
     session.send(DriverMessage.newBuilder().setRegistered(Registered.newBuilder().setAppId(settings.appId())
         .setHeartbeatIntervalMs(settings.heartbeatInterval().toMillis())).build());
+    if (latestCredentials != null) {
+      session.send(latestCredentials);
+    }
     if (survivor) {
       LOG.info("Executor {} re-attached from {} ({}, {} cores): it outlived the earlier AM attempt", id, r.getHost(),
           r.getContainerId(), r.getCores());
@@ -922,6 +927,18 @@ public final class Driver implements DriverService.SessionHandler {
     outcome = o;
     LOG.info("Job {}: {}", o.status(), o.diagnostics());
     onFinish.accept(o);
+  }
+
+  /**
+   * New delegation tokens go to every registered executor now, and to each one that registers
+   * later: an executor launched with the old tokens may register after this.
+   */
+  public void updateCredentials(com.google.protobuf.ByteString tokens) {
+    latestCredentials = DriverMessage.newBuilder()
+        .setUpdateCredentials(org.elasticam.rpc.proto.UpdateCredentials.newBuilder().setTokens(tokens)).build();
+    executors.values().forEach(s -> s.send(latestCredentials));
+    LOG.info("Sent new delegation tokens to {} executor(s); executors registering later get them too",
+        executors.size());
   }
 
   /** Tells every executor to stop; their containers are released by the allocator afterwards. */

@@ -140,6 +140,53 @@ class DriverControlPlaneTest {
   }
 
   @Test
+  void renewedTokensReachLiveExecutorsAndOnesThatRegisterLater() throws Exception {
+    int port = startDriver("sleep", "--stages", "1", "--tasks", "4", "--task-ms", "1500");
+    CompletableFuture<Integer> e1 = executor(port, 1, "c1", SECRET);
+    waitFor(() -> driver.registeredExecutors() == 1, "executor 1 registers");
+    org.apache.hadoop.io.Text service = new org.apache.hadoop.io.Text("renewal-test-fs:8020");
+    loop.call(() -> {
+      driver.updateCredentials(tokenStorage(service, "renewed"));
+      return null;
+    });
+    waitFor(() -> "renewed".equals(processToken(service)), "executor 1 takes the renewed token");
+
+    // Executors here share this JVM's user: overwrite the token, and a late registrant must bring
+    // the renewed one back.
+    org.apache.hadoop.security.UserGroupInformation.getCurrentUser().addToken(service, token(service, "stale"));
+    CompletableFuture<Integer> e2 = executor(port, 2, "c2", SECRET);
+    waitFor(() -> "renewed".equals(processToken(service)), "executor 2 gets the renewed token when it registers");
+    assertEquals(Outcome.Status.SUCCEEDED, outcome.get(30, TimeUnit.SECONDS).status());
+    server.shutdownNow();
+    e1.get(20, TimeUnit.SECONDS);
+    e2.get(20, TimeUnit.SECONDS);
+  }
+
+  private static org.apache.hadoop.security.token.Token<?> token(org.apache.hadoop.io.Text service, String password) {
+    return new org.apache.hadoop.security.token.Token<>(new byte[] {1},
+        password.getBytes(java.nio.charset.StandardCharsets.UTF_8), new org.apache.hadoop.io.Text("RENEWAL_TEST"),
+        service);
+  }
+
+  private static com.google.protobuf.ByteString tokenStorage(org.apache.hadoop.io.Text service, String password)
+      throws java.io.IOException {
+    org.apache.hadoop.security.Credentials c = new org.apache.hadoop.security.Credentials();
+    c.addToken(service, token(service, password));
+    org.apache.hadoop.io.DataOutputBuffer out = new org.apache.hadoop.io.DataOutputBuffer();
+    c.writeTokenStorageToStream(out);
+    return com.google.protobuf.ByteString.copyFrom(out.getData(), 0, out.getLength());
+  }
+
+  private static String processToken(org.apache.hadoop.io.Text service) {
+    try {
+      var t = org.apache.hadoop.security.UserGroupInformation.getCurrentUser().getCredentials().getToken(service);
+      return t == null ? null : new String(t.getPassword(), java.nio.charset.StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  @Test
   void aWrongSecretIsRefused() throws Exception {
     int port = startDriver("sleep", "--stages", "1", "--tasks", "1", "--task-ms", "1");
     byte[] wrong = SECRET.clone();

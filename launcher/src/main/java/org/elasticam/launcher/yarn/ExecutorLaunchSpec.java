@@ -55,4 +55,11 @@ public record ExecutorLaunchSpec(
     serviceData = Map.copyOf(serviceData);
     shuffleClientConf = new java.util.TreeMap<>(shuffleClientConf);
   }
+
+  /** The same executors, launched with newer tokens (an AM with a keytab renewed them). */
+  public ExecutorLaunchSpec withTokens(ByteBuffer newTokens) {
+    return new ExecutorLaunchSpec(driverHost, driverPort, appId, cores, taskCpus, heapMb, heartbeatInterval,
+        heartbeatTimeout, localResources, applicationClasspath, newTokens, serviceData, userJar, shuffleService,
+        readLocalShuffleDirectly, shuffleClientConf, driverEndpointFile, reregisterTimeout);
+  }
 }

@@ -24,7 +24,8 @@ public final class YarnContainerLauncher implements ExecutorLauncher {
   private static final Logger LOG = LoggerFactory.getLogger(YarnContainerLauncher.class);
 
   private final NMClient nmClient;
-  private final ExecutorLaunchSpec spec;
+  /** Replaced whole when tokens are renewed; launcher threads read it once per launch. */
+  private volatile ExecutorLaunchSpec spec;
   private final ThreadPoolExecutor pool;
 
   public YarnContainerLauncher(Configuration conf, ExecutorLaunchSpec spec, int maxThreads) {
@@ -42,6 +43,11 @@ public final class YarnContainerLauncher implements ExecutorLauncher {
           return t;
         });
     pool.allowCoreThreadTimeOut(true);
+  }
+
+  /** Executors launched from now on get these tokens; running ones get them over the control plane. */
+  public void updateTokens(java.nio.ByteBuffer tokens) {
+    spec = spec.withTokens(tokens);
   }
 
   @Override
