@@ -487,7 +487,13 @@ public final class ApplicationMaster {
     DriverService service = new DriverService(loop, holder);
     RefusalLog refusals = new RefusalLog(clock, REFUSAL_LOG_INTERVAL);
     loop.every(REFUSAL_LOG_INTERVAL, refusals::flush);
-    return NettyServerBuilder.forAddress(new InetSocketAddress(0))
+    NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(0));
+    if (elastic.get(YarnKeys.AM_SSL_ENABLED)) {
+      builder.sslContext(org.elasticam.rpc.ControlPlaneTls.server(org.elasticam.executor.HadoopTls.serverKeys(conf)));
+      LOG.info("The control plane serves TLS with the keystore of Hadoop's {}",
+          conf.get(org.apache.hadoop.security.ssl.SSLFactory.SSL_SERVER_CONF_KEY, "ssl-server.xml"));
+    }
+    return builder
         .addService(ServerInterceptors.intercept(service, AppSecretAuth.interceptor(secret, clock, refusals)))
         .maxInboundMessageSize(RpcLimits.MAX_MESSAGE_BYTES)
         .maxInboundMetadataSize(RpcLimits.MAX_METADATA_BYTES)
@@ -566,7 +572,7 @@ public final class ApplicationMaster {
         executorTokens(), serviceData, job.kind() == JobSpec.Kind.USER ? Optional.of(AmFiles.USER_JAR) : Optional.empty(),
         service ? Optional.of(serviceName) : Optional.empty(), elastic.get(ShuffleKeys.READ_LOCAL_DIRECTLY),
         shuffleClientConf(), recoverable() ? Optional.of(EndpointFile.uri(conf, requireEnv(AmFiles.ENV_STAGING_DIR)))
-            : Optional.empty(), elastic.get(ExecutorKeys.REREGISTER_TIMEOUT));
+            : Optional.empty(), elastic.get(ExecutorKeys.REREGISTER_TIMEOUT), elastic.get(YarnKeys.AM_SSL_ENABLED));
   }
 
   /** The elasticam.shuffle.client.* keys of this submission, for executors' fetch clients. */

@@ -46,6 +46,12 @@ public final class YarnKeys {
       .doc("host:port executors dial for the AM's control plane, when a NAT or port forward sits between them.")
       .build();
 
+  public static final ConfigKey<Boolean> AM_SSL_ENABLED = key(P + "am.ssl.enabled", ValueType.BOOLEAN)
+      .defaultValue(false)
+      .doc("Serve the AM's control plane over TLS with the keystore of Hadoop's ssl-server.xml; executors check"
+          + " the AM's certificate with ssl-client.xml's truststore.")
+      .build();
+
   private static int portOf(String hostPort) {
     return Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1));
   }

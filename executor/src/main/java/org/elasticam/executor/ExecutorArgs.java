@@ -12,7 +12,7 @@ import java.util.Optional;
  * {@code --driver host:port --executor-id N --app-id A --cores C --task-cpus T
  * --heartbeat-ms H --heartbeat-timeout-ms X [--user-jar path] [--shuffle-service name]
  * [--shuffle-local-read direct|fetch] [--shuffle-client-conf key=value,...]
- * [--driver-endpoint-file uri --reregister-timeout-ms N]}.
+ * [--driver-endpoint-file uri --reregister-timeout-ms N] [--control-plane tls|plain]}.
  *
  * @param shuffleService the NodeManager's shuffle service to register with; empty: serve our own output
  * @param readLocalShuffleDirectly read blocks on this node from the files instead of fetching them
@@ -20,11 +20,12 @@ import java.util.Optional;
  * @param driverEndpointFile where a restarted AM publishes its control plane; empty: a lost driver
  *     is the end (the application has one AM attempt)
  * @param reregisterTimeout how long to look for a new AM after losing the driver
+ * @param controlPlaneTls the driver serves TLS: check its certificate with Hadoop's ssl-client.xml
  */
 public record ExecutorArgs(String driverHost, int driverPort, int executorId, String appId, int cores, int taskCpus,
     Duration heartbeatInterval, Duration heartbeatTimeout, Optional<String> userJar, Optional<String> shuffleService,
     boolean readLocalShuffleDirectly, Map<String, String> shuffleClientConf, Optional<URI> driverEndpointFile,
-    Duration reregisterTimeout) {
+    Duration reregisterTimeout, boolean controlPlaneTls) {
 
   /** @throws IllegalArgumentException naming the bad or missing argument */
   public static ExecutorArgs parse(String[] args) {
@@ -48,7 +49,8 @@ public record ExecutorArgs(String driverHost, int driverPort, int executorId, St
         Optional.ofNullable(m.get("user-jar")), Optional.ofNullable(m.get("shuffle-service")),
         localRead(m.getOrDefault("shuffle-local-read", "direct")), keyValues(m.getOrDefault("shuffle-client-conf", "")),
         Optional.ofNullable(m.get("driver-endpoint-file")).map(ExecutorArgs::uriOf),
-        Duration.ofMillis(intOf(m.getOrDefault("reregister-timeout-ms", "60000"), "--reregister-timeout-ms")));
+        Duration.ofMillis(intOf(m.getOrDefault("reregister-timeout-ms", "60000"), "--reregister-timeout-ms")),
+        controlPlaneTls(m.getOrDefault("control-plane", "plain")));
   }
 
   private static URI uriOf(String s) {
@@ -77,6 +79,14 @@ public record ExecutorArgs(String driverHost, int driverPort, int executorId, St
       out.put(kv.substring(0, eq), kv.substring(eq + 1));
     }
     return out;
+  }
+
+  private static boolean controlPlaneTls(String v) {
+    return switch (v) {
+      case "tls" -> true;
+      case "plain" -> false;
+      default -> throw new IllegalArgumentException("--control-plane must be tls or plain, got '" + v + "'");
+    };
   }
 
   private static boolean localRead(String v) {

@@ -47,6 +47,8 @@ public final class ExecutorBackend {
   private final Clock clock;
   private final Path scratchRoot;
   private final ExecutorShuffle shuffle;
+  /** Null: the driver speaks plaintext. */
+  private io.grpc.netty.shaded.io.netty.handler.ssl.SslContext controlPlaneTls;
 
   /** How one connection to a driver ended. */
   private record End(int code, String why, boolean driverLost, boolean wasRegistered) {}
@@ -61,6 +63,12 @@ public final class ExecutorBackend {
     this.clock = clock;
     this.scratchRoot = scratchRoot;
     this.shuffle = shuffle;
+  }
+
+  /** The driver serves TLS: its certificate is checked with this context. Before {@link #run}. */
+  public ExecutorBackend withControlPlaneTls(io.grpc.netty.shaded.io.netty.handler.ssl.SslContext tls) {
+    this.controlPlaneTls = tls;
+    return this;
   }
 
   /** Runs the session to its end, through AM restarts when allowed; returns the process exit code. */
@@ -122,8 +130,13 @@ public final class ExecutorBackend {
   /** One connection to one driver, from Register to its end. */
   private End connect(DriverEndpoint endpoint, TaskLoader loader, ScheduledExecutorService timer, boolean reattach)
       throws InterruptedException {
-    ManagedChannel channel = NettyChannelBuilder.forAddress(endpoint.host(), endpoint.port())
-        .usePlaintext()
+    NettyChannelBuilder builder = NettyChannelBuilder.forAddress(endpoint.host(), endpoint.port());
+    if (controlPlaneTls == null) {
+      builder.usePlaintext();
+    } else {
+      builder.sslContext(controlPlaneTls);
+    }
+    ManagedChannel channel = builder
         .maxInboundMessageSize(RpcLimits.MAX_MESSAGE_BYTES)
         .maxInboundMetadataSize(RpcLimits.MAX_METADATA_BYTES)
         .keepAliveTime(20, TimeUnit.SECONDS)

@@ -36,7 +36,12 @@ public final class ExecutorMain {
       try (ExecutorShuffle shuffle = ExecutorShuffle.start(args.appId(), String.valueOf(args.executorId()), host,
           secret, args.shuffleService(), args.readLocalShuffleDirectly(),
           ClientSettings.from(ElasticConf.of(args.shuffleClientConf())), System.getenv(), Clock.system())) {
-        code = new ExecutorBackend(args, host, container, secret, Clock.system(), scratch, shuffle).run();
+        ExecutorBackend backend = new ExecutorBackend(args, host, container, secret, Clock.system(), scratch, shuffle);
+        if (args.controlPlaneTls()) {
+          backend.withControlPlaneTls(org.elasticam.rpc.ControlPlaneTls.client(
+              HadoopTls.clientTrust(new org.apache.hadoop.conf.Configuration())));
+        }
+        code = backend.run();
       }
     } catch (Exception e) {
       System.err.println("executor " + args.executorId() + ": " + e);

@@ -74,7 +74,11 @@ class DriverControlPlaneTest {
         Duration.ofSeconds(10), registrationTimeout), loop, plan,
         new TaskScheduler(2, Duration.ZERO, h -> null), allocator, events, Clock.system(), outcome::complete,
         null, streamingPolicy, true);
-    server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+    NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0));
+    if (serverTls != null) {
+      builder.sslContext(serverTls);
+    }
+    server = builder
         .addService(ServerInterceptors.intercept(new DriverService(loop, driver),
             AppSecretAuth.interceptor(SECRET, Clock.system(), why -> { })))
         .build().start();
@@ -82,14 +86,23 @@ class DriverControlPlaneTest {
     return server.getPort();
   }
 
+  /** The driver's control plane serves TLS with this context; null: plaintext. */
+  private io.grpc.netty.shaded.io.netty.handler.ssl.SslContext serverTls;
+
   private CompletableFuture<Integer> executor(int port, int id, String container, byte[] secret) {
+    return executor(port, id, container, secret, null);
+  }
+
+  private CompletableFuture<Integer> executor(int port, int id, String container, byte[] secret,
+      io.grpc.netty.shaded.io.netty.handler.ssl.SslContext clientTls) {
     ExecutorArgs args = ExecutorArgs.parse(new String[] {"--driver", "127.0.0.1:" + port, "--executor-id",
         String.valueOf(id), "--app-id", "app_1", "--cores", "2", "--heartbeat-ms", "200",
         "--heartbeat-timeout-ms", "10000"});
     return CompletableFuture.supplyAsync(() -> {
       try {
-        return new ExecutorBackend(args, "localhost", container, secret, Clock.system(), scratch.resolve("e" + id), null)
-            .run();
+        ExecutorBackend backend =
+            new ExecutorBackend(args, "localhost", container, secret, Clock.system(), scratch.resolve("e" + id), null);
+        return (clientTls == null ? backend : backend.withControlPlaneTls(clientTls)).run();
       } catch (Exception e) {
         throw new IllegalStateException(e);
       }
@@ -184,6 +197,23 @@ class DriverControlPlaneTest {
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
+  }
+
+  @Test
+  void overTlsFromHadoopsSslFilesAnExecutorThatChecksTheCertificateRunsTheJobAndAPlaintextOneGetsNowhere()
+      throws Exception {
+    ClusterTlsFiles tls = ClusterTlsFiles.create(scratch, Path.of("target", "test-classes"));
+    serverTls = org.elasticam.rpc.ControlPlaneTls.server(org.elasticam.executor.HadoopTls.serverKeys(tls.conf()));
+    int port = startDriver("sleep", "--stages", "1", "--tasks", "4", "--task-ms", "50");
+    assertEquals(ExitCodes.DRIVER_LOST, executor(port, 2, "c2", SECRET).get(20, TimeUnit.SECONDS),
+        "a plaintext executor cannot speak to a TLS control plane");
+    assertEquals(0, driver.registeredExecutors());
+    CompletableFuture<Integer> e1 = executor(port, 1, "c1", SECRET,
+        org.elasticam.rpc.ControlPlaneTls.client(org.elasticam.executor.HadoopTls.clientTrust(tls.conf())));
+    Outcome o = outcome.get(30, TimeUnit.SECONDS);
+    assertEquals(Outcome.Status.SUCCEEDED, o.status(), o.diagnostics());
+    server.shutdownNow();
+    e1.get(20, TimeUnit.SECONDS);
   }
 
   @Test

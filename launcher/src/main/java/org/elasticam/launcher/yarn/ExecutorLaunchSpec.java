@@ -24,6 +24,7 @@ import org.apache.hadoop.yarn.api.records.LocalResource;
  * @param driverEndpointFile where each AM attempt publishes its control plane (a qualified URI);
  *     set when the application may have another attempt, so executors outlive an AM restart
  * @param reregisterTimeout how long an executor that lost the driver looks for a new AM
+ * @param controlPlaneTls the AM's control plane serves TLS
  */
 public record ExecutorLaunchSpec(
     String driverHost,
@@ -43,7 +44,8 @@ public record ExecutorLaunchSpec(
     boolean readLocalShuffleDirectly,
     Map<String, String> shuffleClientConf,
     Optional<String> driverEndpointFile,
-    Duration reregisterTimeout) {
+    Duration reregisterTimeout,
+    boolean controlPlaneTls) {
 
   public static final String EXECUTOR_MAIN = "org.elasticam.executor.ExecutorMain";
   /** The log4j configuration inside the app jar that containers log with. */
@@ -60,6 +62,6 @@ public record ExecutorLaunchSpec(
   public ExecutorLaunchSpec withTokens(ByteBuffer newTokens) {
     return new ExecutorLaunchSpec(driverHost, driverPort, appId, cores, taskCpus, heapMb, heartbeatInterval,
         heartbeatTimeout, localResources, applicationClasspath, newTokens, serviceData, userJar, shuffleService,
-        readLocalShuffleDirectly, shuffleClientConf, driverEndpointFile, reregisterTimeout);
+        readLocalShuffleDirectly, shuffleClientConf, driverEndpointFile, reregisterTimeout, controlPlaneTls);
   }
 }

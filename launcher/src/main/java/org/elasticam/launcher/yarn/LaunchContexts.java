@@ -68,6 +68,9 @@ public final class LaunchContexts {
       c.add("--driver-endpoint-file " + f);
       c.add("--reregister-timeout-ms " + spec.reregisterTimeout().toMillis());
     });
+    if (spec.controlPlaneTls()) {
+      c.add("--control-plane tls");
+    }
     c.add("1>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stdout");
     c.add("2>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stderr");
     return String.join(" ", c);

@@ -19,7 +19,7 @@ class LaunchContextsTest {
     return new ExecutorLaunchSpec("am-host", 4242, "application_1_0001", 2, 1, 1024, Duration.ofSeconds(3),
         Duration.ofSeconds(60), Map.of(), List.of("/opt/hadoop/*", "/opt/hadoop/lib/*"), null, serviceData, userJar,
         serviceData.isEmpty() ? Optional.empty() : Optional.of("elasticam_shuffle"), true, Map.of(),
-        Optional.empty(), Duration.ofSeconds(60));
+        Optional.empty(), Duration.ofSeconds(60), false);
   }
 
   @Test
@@ -55,12 +55,14 @@ class LaunchContextsTest {
         base.taskCpus(), base.heapMb(), base.heartbeatInterval(), base.heartbeatTimeout(), base.localResources(),
         base.applicationClasspath(), null, base.serviceData(), Optional.empty(), Optional.of("elasticam_shuffle"), false,
         Map.of("elasticam.shuffle.client.maxRetries", "5", "elasticam.shuffle.client.maxBytesInFlight", "64m"),
-        Optional.of("hdfs://nn:8020/user/u/.elasticam/staging/application_1_0001/am-endpoint"), Duration.ofSeconds(45));
+        Optional.of("hdfs://nn:8020/user/u/.elasticam/staging/application_1_0001/am-endpoint"), Duration.ofSeconds(45),
+        true);
     String cmd = LaunchContexts.command(spec, new ExecutorId(3));
     assertTrue(cmd.contains(" --shuffle-service elasticam_shuffle --shuffle-local-read fetch --shuffle-client-conf"
         + " elasticam.shuffle.client.maxBytesInFlight=64m,elasticam.shuffle.client.maxRetries=5 "), cmd);
     // With another AM attempt possible, the executor learns where the next one will say it is.
     assertTrue(cmd.contains(" --driver-endpoint-file hdfs://nn:8020/user/u/.elasticam/staging/application_1_0001/"
         + "am-endpoint --reregister-timeout-ms 45000 "), cmd);
+    assertTrue(cmd.contains(" --control-plane tls 1>"), "the AM serves TLS: " + cmd);
   }
 }
