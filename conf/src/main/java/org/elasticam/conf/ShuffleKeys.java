@@ -96,6 +96,21 @@ public final class ShuffleKeys {
       .doc("NodeManager side: serve TLS, with the keystore of Hadoop's ssl-server.xml (no zero-copy).")
       .build();
 
+  /** When the NodeManager's shuffle service checks that an application's user owns the files it serves. */
+  public enum OwnerCheck {
+    /** When Hadoop security is on (hadoop.security.authentication=kerberos), as MapReduce's ShuffleHandler. */
+    AUTO,
+    /** Also without Kerberos, e.g. a LinuxContainerExecutor running containers as the submitting user. */
+    ALWAYS
+  }
+
+  public static final ConfigKey<OwnerCheck> OWNER_CHECK = key(P + "ownerCheck", ValueType.oneOf(OwnerCheck.class))
+      .defaultValue(OwnerCheck.AUTO)
+      .doc("NodeManager side: when every index and data file served must be owned by the application's user"
+          + " (auto = when Hadoop security is on; always = also on an insecure cluster whose containers run as"
+          + " their users).")
+      .build();
+
   public static final ConfigKey<Boolean> DELETE_ON_STOP = key(P + "deleteOnStop", ValueType.BOOLEAN)
       .defaultValue(false)
       .doc("NodeManager side: delete an application's shuffle files at stopApplication (else YARN does).")

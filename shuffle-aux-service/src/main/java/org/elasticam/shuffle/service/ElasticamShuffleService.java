@@ -11,7 +11,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLEngine;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.nativeio.NativeIO;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.ssl.SSLFactory;
 import org.apache.hadoop.yarn.server.api.ApplicationInitializationContext;
 import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;
@@ -22,6 +24,7 @@ import org.elasticam.shuffle.protocol.SecretEnvelope;
 import org.elasticam.shuffle.service.apps.AppEntry;
 import org.elasticam.shuffle.service.apps.AppRegistry;
 import org.elasticam.shuffle.service.metrics.ShuffleMetrics;
+import org.elasticam.shuffle.service.server.OwnedFileOpener;
 import org.elasticam.shuffle.service.server.ShuffleServer;
 import org.elasticam.shuffle.service.state.JournalStore;
 import org.elasticam.shuffle.service.state.StateStore;
@@ -36,6 +39,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Init fails (and with it the NodeManager, which is what an operator wants to see) on a broken
  * {@code elasticam.shuffle.*} key, a recovery store of another major version, or a port in use.
+ * On a secure NodeManager every file served must be owned by the application's user, the one
+ * YARN names at initializeApplication and the recovery store keeps ({@link OwnerChecks}).
  */
 public final class ElasticamShuffleService extends AuxiliaryService {
 
@@ -49,6 +54,7 @@ public final class ElasticamShuffleService extends AuxiliaryService {
   private SSLFactory sslFactory;
   private ShuffleServer server;
   private ScheduledExecutorService housekeeping;
+  private OwnedFileOpener opener;
 
   public ElasticamShuffleService() {
     super(NAME);
@@ -64,6 +70,8 @@ public final class ElasticamShuffleService extends AuxiliaryService {
       LOG.info("NodeManager recovery is off: shuffle registrations are kept in memory only");
     }
     registry = new AppRegistry(store, NodeManagerDirs.of(getAuxiliaryLocalPathHandler(), conf));
+    opener = OwnerChecks.choose(settings.ownerCheck(), UserGroupInformation.isSecurityEnabled(),
+        NativeIO.isAvailable(), OwnedFileOpener::throughProcFd);
     metrics = new ShuffleMetrics(settings.metricsName());
     if (store.startedFromCorrupt()) {
       metrics.corruptStoreFound();
@@ -77,7 +85,8 @@ public final class ElasticamShuffleService extends AuxiliaryService {
 
   @Override
   protected void serviceStart() throws Exception {
-    server = ShuffleServer.start(settings.server(), registry, metrics, tlsEngines(), Clock.system(), System::nanoTime);
+    server = ShuffleServer.start(settings.server(), registry, metrics, tlsEngines(), opener, Clock.system(),
+        System::nanoTime);
     metrics.gauge("RegisteredApplications", registry::applicationCount)
         .gauge("RegisteredExecutors", registry::executorCount)
         .gauge("InFlightBytes", server::inFlightBytes)

@@ -13,9 +13,10 @@ import org.elasticam.shuffle.service.server.ServerSettings;
  * @param deleteOnStop delete an application's shuffle files at stopApplication
  * @param sweepInterval how often recovered applications YARN removed are dropped
  * @param metricsName the metrics2 source name
+ * @param ownerCheck when files must be owned by the application's user
  */
 public record ServiceSettings(ServerSettings server, boolean ssl, boolean deleteOnStop, Duration sweepInterval,
-    String metricsName) {
+    String metricsName, ShuffleKeys.OwnerCheck ownerCheck) {
 
   /** @throws org.elasticam.conf.ConfigException naming every broken key */
   public static ServiceSettings from(ElasticConf conf) {
@@ -26,6 +27,7 @@ public record ServiceSettings(ServerSettings server, boolean ssl, boolean delete
         conf.get(ShuffleKeys.IO_THREADS), conf.get(ShuffleKeys.DISK_THREADS), conf.get(ShuffleKeys.SIGNATURE_MAX_AGE),
         conf.get(ShuffleKeys.INDEX_CACHE_SIZE).bytes());
     return new ServiceSettings(server, conf.get(ShuffleKeys.SSL_ENABLED), conf.get(ShuffleKeys.DELETE_ON_STOP),
-        conf.get(ShuffleKeys.RECOVERY_SWEEP_INTERVAL), conf.get(ShuffleKeys.METRICS_NAME));
+        conf.get(ShuffleKeys.RECOVERY_SWEEP_INTERVAL), conf.get(ShuffleKeys.METRICS_NAME),
+        conf.get(ShuffleKeys.OWNER_CHECK));
   }
 }

@@ -15,6 +15,8 @@ import org.elasticam.shuffle.protocol.BlockHeader;
 import org.elasticam.shuffle.protocol.FetchRequest;
 import org.elasticam.shuffle.service.apps.ConfinementException;
 import org.elasticam.shuffle.service.apps.DirConfinement;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Finds and checks every block of a fetch before anything is sent, on a disk thread: each map's
@@ -22,39 +24,53 @@ import org.elasticam.shuffle.service.apps.DirConfinement;
  * not), exist (404), the index checks out (500) and covers the reduce range (404), and the data
  * file is long enough for every entry (500). Indexes come from the {@link IndexCache} when the
  * file is unchanged; data files are opened only by the response, each while its block is sent.
+ *
+ * <p>When owners are checked (a secure NodeManager), each data file is also opened once here
+ * through the {@link OwnedFileOpener}, so a file of another user gets its 403 before anything is
+ * sent; the response opens it again the same way, so what is sent is what was checked.
  */
 final class BlockResolver {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BlockResolver.class);
 
   /** One block to send: where its bytes are and what its header says. */
   record BlockSlice(Path file, BlockHeader header, long offset) {}
 
-  /** Everything a 200 needs: the blocks in order and the Content-Length. */
-  record ResolvedFetch(List<BlockSlice> blocks, long responseBytes) {}
+  /** Everything a 200 needs: the blocks in order, the Content-Length, and whose files they must be. */
+  record ResolvedFetch(List<BlockSlice> blocks, long responseBytes, String user) {}
+
+  /** The files of one application: its user, its executor's dirs, and how they are opened. */
+  record AppFiles(String user, List<Path> dirs, IndexCache indexes, OwnedFileOpener opener) {}
 
   private BlockResolver() {}
 
-  static ResolvedFetch resolve(FetchRequest r, List<Path> dirs, IndexCache indexes) throws RejectedException {
+  static ResolvedFetch resolve(FetchRequest r, AppFiles files) throws RejectedException {
     List<BlockSlice> out = new ArrayList<>();
     Set<Path> checkedDirs = new HashSet<>();
     long total = 0;
     for (int mapId : r.maps().toArray()) {
-      for (BlockSlice s : resolveMap(r, dirs, indexes, checkedDirs, mapId)) {
+      for (BlockSlice s : resolveMap(r, files, checkedDirs, mapId)) {
         out.add(s);
         total += BlockHeader.SIZE + s.header().length();
       }
     }
-    return new ResolvedFetch(out, total);
+    return new ResolvedFetch(out, total, files.user());
   }
 
-  private static List<BlockSlice> resolveMap(FetchRequest r, List<Path> dirs, IndexCache indexes,
-      Set<Path> checkedDirs, int mapId) throws RejectedException {
+  private static List<BlockSlice> resolveMap(FetchRequest r, AppFiles files, Set<Path> checkedDirs, int mapId)
+      throws RejectedException {
     String which = "map " + mapId + " of shuffle " + r.shuffleId();
+    List<Path> dirs = files.dirs();
     try {
       Path index = ShuffleLayout.indexFile(dirs, r.shuffleId(), mapId);
       Path data = ShuffleLayout.dataFile(dirs, r.shuffleId(), mapId);
       BasicFileAttributes indexAttrs = DirConfinement.confineFile(index, dirs, checkedDirs);
       long size = DirConfinement.confineFile(data, dirs, checkedDirs).size();
-      List<IndexEntry> entries = indexes.entries(index, indexAttrs, r.reduces().first(), r.reduces().last());
+      if (files.opener().checksOwner()) {
+        files.opener().open(data, files.user()).close();
+      }
+      List<IndexEntry> entries = files.indexes().entries(index, indexAttrs, files.user(), r.reduces().first(),
+          r.reduces().last());
       List<BlockSlice> out = new ArrayList<>(entries.size());
       for (int i = 0; i < entries.size(); i++) {
         IndexEntry e = entries.get(i);
@@ -72,6 +88,12 @@ final class BlockResolver {
           + which));
     } catch (ConfinementException e) {
       throw new RejectedException(Rejection.of(403, e.getMessage()));
+    } catch (ForeignOwnerException e) {
+      LOG.info("Refused {} of {}: {}", which, r.appId(), e.getMessage());
+      throw new RejectedException(Rejection.of(403, "a file of " + which + " is not owned by the application's user"));
+    } catch (OwnerCheckUnavailableException e) {
+      throw new RejectedException(Rejection.of(500, "this NodeManager cannot check the owners of shuffle files;"
+          + " its log says why"));
     } catch (CorruptIndexException e) {
       throw new RejectedException(Rejection.of(500, "the index of " + which + " is corrupt: " + e.getMessage()));
     } catch (IOException e) {

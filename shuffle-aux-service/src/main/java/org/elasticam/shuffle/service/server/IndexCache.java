@@ -3,6 +3,8 @@ package org.elasticam.shuffle.service.server;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Iterator;
@@ -21,51 +23,62 @@ import org.elasticam.shuffle.layout.IndexFile;
  * (same inode, modification time and size, which the caller has just looked up anyway), so a map
  * output replaced by a re-run is read afresh; its entries are checked on every use, as a read
  * from disk is.
+ *
+ * <p>Files are opened through the {@link OwnedFileOpener}. When it checks owners, a copy also
+ * belongs to the user it was checked for and counts only while the file's status change time is
+ * the one read before it was opened: a {@code chown} keeps the inode, the modification time and
+ * the size but changes that time, so a file given to another user is opened (and refused) again.
  */
 final class IndexCache {
 
   /** Anything larger than this is read each time rather than evicting everything else. */
   private static final int MAX_CACHED_FILE = 1 << 20;
 
-  private record Cached(Object fileKey, long modifiedMillis, byte[] bytes) {}
+  private record Cached(Object fileKey, long modifiedMillis, Object changed, String user, byte[] bytes) {}
 
   private final long maxBytes;
-  private final LinkedHashMap<Path, Cached> files = new LinkedHashMap<>(256, 0.75f, true);
+  private final OwnedFileOpener files;
+  private final LinkedHashMap<Path, Cached> cached = new LinkedHashMap<>(256, 0.75f, true);
   private long bytes;
 
-  IndexCache(long maxBytes) {
+  IndexCache(long maxBytes, OwnedFileOpener files) {
     this.maxBytes = maxBytes;
+    this.files = files;
   }
 
   /**
    * The entries of partitions {@code first..last} of the index at {@code path}, whose attributes
-   * (read without following links) are {@code attrs}.
+   * (read without following links) are {@code attrs}, for an application of {@code user}.
+   *
+   * @throws ForeignOwnerException when owners are checked and {@code user} does not own the file
    */
-  List<IndexEntry> entries(Path path, BasicFileAttributes attrs, int first, int last) throws IOException {
+  List<IndexEntry> entries(Path path, BasicFileAttributes attrs, String user, int first, int last)
+      throws IOException {
     Object key = attrs.fileKey();
     long modified = attrs.lastModifiedTime().toMillis();
+    Object changed = files.checksOwner() ? Files.getAttribute(path, "unix:ctime", LinkOption.NOFOLLOW_LINKS) : null;
     Cached c;
     synchronized (this) {
-      c = files.get(path);
+      c = cached.get(path);
     }
     if (c != null && Objects.equals(c.fileKey(), key) && c.modifiedMillis() == modified
-        && c.bytes().length == attrs.size()) {
+        && c.bytes().length == attrs.size() && Objects.equals(c.changed(), changed) && c.user().equals(user)) {
       return IndexFile.read(c.bytes(), first, last);
     }
     if (key == null || attrs.size() > Math.min(MAX_CACHED_FILE, maxBytes)) {
-      try (FileChannel ch = FileChannel.open(path)) {
+      try (FileChannel ch = files.open(path, user)) {
         return IndexFile.read(ch, first, last);
       }
     }
-    byte[] whole = readWhole(path, (int) attrs.size());
+    byte[] whole = readWhole(path, user, (int) attrs.size());
     List<IndexEntry> out = IndexFile.read(whole, first, last);
-    put(path, new Cached(key, modified, whole));
+    put(path, new Cached(key, modified, changed, user, whole));
     return out;
   }
 
-  private static byte[] readWhole(Path path, int size) throws IOException {
+  private byte[] readWhole(Path path, String user, int size) throws IOException {
     ByteBuffer b = ByteBuffer.allocate(size);
-    try (FileChannel ch = FileChannel.open(path)) {
+    try (FileChannel ch = files.open(path, user)) {
       while (b.hasRemaining()) {
         if (ch.read(b, b.position()) < 0) {
           throw new CorruptIndexException("index file truncated while read");
@@ -79,9 +92,9 @@ final class IndexCache {
   }
 
   private synchronized void put(Path path, Cached c) {
-    Cached old = files.put(path, c);
+    Cached old = cached.put(path, c);
     bytes += c.bytes().length - (old == null ? 0 : old.bytes().length);
-    for (Iterator<Map.Entry<Path, Cached>> it = files.entrySet().iterator(); bytes > maxBytes && it.hasNext(); ) {
+    for (Iterator<Map.Entry<Path, Cached>> it = cached.entrySet().iterator(); bytes > maxBytes && it.hasNext(); ) {
       bytes -= it.next().getValue().bytes().length;
       it.remove();
     }

@@ -27,7 +27,10 @@ import org.slf4j.LoggerFactory;
  * cost of the socket, not the copy, is what limits a server, and a region per block costs a write
  * for its header and another for its bytes. Reading a small block from the page cache blocks the
  * event loop no longer than sending a region would. A write or read that fails closes the
- * connection: after a 200 head there is no other way to tell the client.
+ * connection: after a 200 head there is no other way to tell the client. Data files are opened
+ * through the {@link OwnedFileOpener} each time, so on a secure NodeManager a file swapped for one
+ * of another user after the resolver checked it fails its read here and the client sees a failed
+ * fetch, never that file's bytes.
  */
 final class ResponseStreamer {
 
@@ -42,17 +45,21 @@ final class ResponseStreamer {
   private final ChannelHandlerContext ctx;
   private final List<BlockSlice> blocks;
   private final boolean tls;
+  private final OwnedFileOpener opener;
+  private final String user;
   private final InFlightBudget budget;
   private final ShuffleStats stats;
   private final Consumer<Boolean> done;
   private long unreleased;
   private int next;
 
-  private ResponseStreamer(ChannelHandlerContext ctx, ResolvedFetch fetch, boolean tls, InFlightBudget budget,
-      ShuffleStats stats, Consumer<Boolean> done) {
+  private ResponseStreamer(ChannelHandlerContext ctx, ResolvedFetch fetch, boolean tls, OwnedFileOpener opener,
+      InFlightBudget budget, ShuffleStats stats, Consumer<Boolean> done) {
     this.ctx = ctx;
     this.blocks = fetch.blocks();
     this.tls = tls;
+    this.opener = opener;
+    this.user = fetch.user();
     this.budget = budget;
     this.stats = stats;
     this.done = done;
@@ -64,8 +71,8 @@ final class ResponseStreamer {
    * taken for {@code fetch.responseBytes()} is released whatever happens.
    */
   static void stream(ChannelHandlerContext ctx, ResolvedFetch fetch, boolean keepAlive, boolean tls,
-      InFlightBudget budget, ShuffleStats stats, Consumer<Boolean> done) {
-    ResponseStreamer s = new ResponseStreamer(ctx, fetch, tls, budget, stats, done);
+      OwnedFileOpener opener, InFlightBudget budget, ShuffleStats stats, Consumer<Boolean> done) {
+    ResponseStreamer s = new ResponseStreamer(ctx, fetch, tls, opener, budget, stats, done);
     if (!ctx.channel().isActive()) {
       s.finish(false);
       return;
@@ -82,7 +89,8 @@ final class ResponseStreamer {
       long bytes;
       try {
         if (blocks.get(from).header().length() > SMALL_BLOCK) {
-          f = writeRegion(blocks.get(next++));
+          f = writeRegion(blocks.get(next));
+          next++;
         } else {
           f = writeBatch();
         }
@@ -109,11 +117,12 @@ final class ResponseStreamer {
     ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener(f -> finish(f.isSuccess()));
   }
 
-  private ChannelFuture writeRegion(BlockSlice b) {
+  /** The file is opened (and its owner checked) before the block's header goes out. */
+  private ChannelFuture writeRegion(BlockSlice b) throws IOException {
     long len = b.header().length();
+    Object body = tls ? new LazyChunkedFile(opener, user, b.file(), b.offset(), len)
+        : new DefaultFileRegion(opener.open(b.file(), user), b.offset(), len);
     ctx.write(Unpooled.wrappedBuffer(b.header().toBytes()));
-    Object body = tls ? new LazyChunkedFile(b.file(), b.offset(), len)
-        : new DefaultFileRegion(b.file().toFile(), b.offset(), len);
     return ctx.writeAndFlush(body);
   }
 
@@ -140,7 +149,7 @@ final class ResponseStreamer {
           if (open != null) {
             open.close();
           }
-          open = FileChannel.open(b.file());
+          open = opener.open(b.file(), user);
           openPath = b.file();
         }
         readFully(open, buf, b);

@@ -15,4 +15,5 @@ record ServerContext(
     Clock clock,
     LongSupplier nanos,
     boolean tls,
+    OwnedFileOpener opener,
     IndexCache indexes) {}

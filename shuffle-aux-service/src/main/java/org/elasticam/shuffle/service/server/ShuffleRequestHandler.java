@@ -12,6 +12,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import org.elasticam.shuffle.service.apps.AppEntry;
 import org.elasticam.shuffle.service.apps.ConfinementException;
+import org.elasticam.shuffle.service.server.BlockResolver.AppFiles;
 import org.elasticam.shuffle.service.server.BlockResolver.ResolvedFetch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -93,7 +94,7 @@ final class ShuffleRequestHandler extends SimpleChannelInboundHandler<ShuffleCal
     }
     onDisk(ctx, call, () -> {
       try {
-        return BlockResolver.resolve(call.request(), dirs.get(), sc.indexes());
+        return BlockResolver.resolve(call.request(), new AppFiles(app.user(), dirs.get(), sc.indexes(), sc.opener()));
       } catch (RejectedException e) {
         return e.rejection();
       }
@@ -130,7 +131,7 @@ final class ShuffleRequestHandler extends SimpleChannelInboundHandler<ShuffleCal
   }
 
   private void admit(ChannelHandlerContext ctx, ShuffleCall.Fetch call, ResolvedFetch fetch) {
-    Runnable start = () -> ResponseStreamer.stream(ctx, fetch, call.keepAlive(), sc.tls(), sc.budget(), sc.stats(),
+    Runnable start = () -> ResponseStreamer.stream(ctx, fetch, call.keepAlive(), sc.tls(), sc.opener(), sc.budget(), sc.stats(),
         ok -> done(ctx, call, ok ? 200 : 500, call.keepAlive() && ok));
     if (sc.budget().tryAdmit(fetch.responseBytes(), ctx.executor(), start)) {
       start.run();

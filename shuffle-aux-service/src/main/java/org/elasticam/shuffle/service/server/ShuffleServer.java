@@ -48,22 +48,29 @@ public final class ShuffleServer implements AutoCloseable {
     this.channel = channel;
   }
 
+  /** Binds and starts serving files without checking their owners (an executor serving its own files). */
+  public static ShuffleServer start(ServerSettings s, AppRegistry registry, ShuffleStats stats, Supplier<SSLEngine> tls,
+      Clock clock, LongSupplier nanos) throws Exception {
+    return start(s, registry, stats, tls, OwnedFileOpener.unchecked(), clock, nanos);
+  }
+
   /**
    * Binds and starts serving.
    *
    * @param tls creates a server-side engine per connection, or null for plain HTTP
+   * @param opener opens every index and data file, checking its owner on a secure NodeManager
    * @throws Exception when the port cannot be bound; nothing is left running then
    */
   public static ShuffleServer start(ServerSettings s, AppRegistry registry, ShuffleStats stats, Supplier<SSLEngine> tls,
-      Clock clock, LongSupplier nanos) throws Exception {
+      OwnedFileOpener opener, Clock clock, LongSupplier nanos) throws Exception {
     EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("elasticam-shuffle-boss", true));
     EventLoopGroup workers = new NioEventLoopGroup(s.ioThreads(), new DefaultThreadFactory("elasticam-shuffle-io", true));
     ExecutorService disk = new ThreadPoolExecutor(s.diskThreads(), s.diskThreads(), 60, TimeUnit.SECONDS,
         new ArrayBlockingQueue<>(DISK_QUEUE), new DefaultThreadFactory("elasticam-shuffle-disk", true));
     ConnectionGate gate = new ConnectionGate(s.maxConnections(), s.retryAfter(), stats);
     InFlightBudget budget = new InFlightBudget(s.maxInFlightBytes());
-    ServerContext sc = new ServerContext(s, registry, stats, budget, disk, clock, nanos, tls != null,
-        new IndexCache(s.indexCacheBytes()));
+    ServerContext sc = new ServerContext(s, registry, stats, budget, disk, clock, nanos, tls != null, opener,
+        new IndexCache(s.indexCacheBytes(), opener));
     try {
       ServerBootstrap b = new ServerBootstrap().group(boss, workers)
           .channel(NioServerSocketChannel.class)

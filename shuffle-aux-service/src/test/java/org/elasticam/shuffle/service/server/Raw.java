@@ -93,6 +93,11 @@ final class Raw {
     return out;
   }
 
+  /** Where {@code needle} first occurs in {@code a}, or -1. */
+  static int indexOf(byte[] a, byte[] needle) {
+    return indexOf(a, 0, needle);
+  }
+
   private static int indexOf(byte[] a, int from, byte[] needle) {
     outer:
     for (int i = from; i <= a.length - needle.length; i++) {

@@ -28,6 +28,7 @@ final class ServiceFixture {
   static final String OTHER = "application_1700000000000_0002";
   static final String USER = "alice";
 
+  final String user;
   final Path nmLocal;
   final Path appDir;
   final Path otherAppDir;
@@ -36,12 +37,18 @@ final class ServiceFixture {
   final AppRegistry registry;
 
   ServiceFixture(Path tmp, StateStore store) throws Exception {
+    this(tmp, store, USER);
+  }
+
+  /** The same, with both applications run by {@code user}. */
+  ServiceFixture(Path tmp, StateStore store, String user) throws Exception {
+    this.user = user;
     nmLocal = tmp.resolve("nm-local");
-    appDir = ShuffleFixtures.appCacheDir(nmLocal, USER, APP);
-    otherAppDir = ShuffleFixtures.appCacheDir(nmLocal, USER, OTHER);
+    appDir = ShuffleFixtures.appCacheDir(nmLocal, user, APP);
+    otherAppDir = ShuffleFixtures.appCacheDir(nmLocal, user, OTHER);
     registry = new AppRegistry(store, AppDirs.under(List.of(nmLocal)));
-    registry.initializeApplication(APP, USER, new SecretEnvelope(secret, true));
-    registry.initializeApplication(OTHER, USER, new SecretEnvelope(otherSecret, true));
+    registry.initializeApplication(APP, user, new SecretEnvelope(secret, true));
+    registry.initializeApplication(OTHER, user, new SecretEnvelope(otherSecret, true));
     registry.registerExecutor(APP, "e1", List.of(appDir.toString()));
     ShuffleFixtures.writeMaps(List.of(appDir), 0, 3, 4, ServiceFixture::size);
   }
@@ -59,12 +66,20 @@ final class ServiceFixture {
   }
 
   ServerContext context(ServerSettings s, ExecutorService disk, boolean tls) {
+    return context(s, disk, tls, OwnedFileOpener.unchecked());
+  }
+
+  ServerContext context(ServerSettings s, ExecutorService disk, boolean tls, OwnedFileOpener opener) {
     return new ServerContext(s, registry, ShuffleStats.none(), new InFlightBudget(s.maxInFlightBytes()), disk,
-        Clock.system(), System::nanoTime, tls, new IndexCache(s.indexCacheBytes()));
+        Clock.system(), System::nanoTime, tls, opener, new IndexCache(s.indexCacheBytes(), opener));
   }
 
   ShuffleServer start(ServerSettings s, ShuffleStats stats, Supplier<SSLEngine> tls) throws Exception {
     return ShuffleServer.start(s, registry, stats, tls, Clock.system(), System::nanoTime);
+  }
+
+  ShuffleServer start(ServerSettings s, OwnedFileOpener opener) throws Exception {
+    return ShuffleServer.start(s, registry, ShuffleStats.none(), null, opener, Clock.system(), System::nanoTime);
   }
 
   void writeShuffle(int shuffleId, int maps, int reduces, ShuffleFixtures.BlockSize size) throws IOException {
@@ -73,39 +88,48 @@ final class ServiceFixture {
 
   /** Runs tasks on the calling thread: file work happens inside the test's own step. */
   static ExecutorService direct() {
-    return new AbstractExecutorService() {
-      private boolean shut;
+    return new DirectExecutor(() -> { });
+  }
 
-      @Override
-      public void execute(Runnable command) {
-        command.run();
-      }
+  /** Runs each task on the calling thread, then {@code after}: a step between a task and what it posts back. */
+  static final class DirectExecutor extends AbstractExecutorService {
+    private final Runnable after;
+    private boolean shut;
 
-      @Override
-      public void shutdown() {
-        shut = true;
-      }
+    DirectExecutor(Runnable after) {
+      this.after = after;
+    }
 
-      @Override
-      public List<Runnable> shutdownNow() {
-        shut = true;
-        return List.of();
-      }
+    @Override
+    public void execute(Runnable command) {
+      command.run();
+      after.run();
+    }
 
-      @Override
-      public boolean isShutdown() {
-        return shut;
-      }
+    @Override
+    public void shutdown() {
+      shut = true;
+    }
 
-      @Override
-      public boolean isTerminated() {
-        return shut;
-      }
+    @Override
+    public List<Runnable> shutdownNow() {
+      shut = true;
+      return List.of();
+    }
 
-      @Override
-      public boolean awaitTermination(long timeout, TimeUnit unit) {
-        return true;
-      }
-    };
+    @Override
+    public boolean isShutdown() {
+      return shut;
+    }
+
+    @Override
+    public boolean isTerminated() {
+      return shut;
+    }
+
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) {
+      return true;
+    }
   }
 }
