@@ -37,8 +37,8 @@ final class ProcFdOwnerCheck {
   }
 
   /**
-   * The check, once shown to work on a temporary file of its own: the descriptor's number is found
-   * and {@code /proc/self/fd} reports that very file.
+   * The check, once shown to work on the JVM's own binary: the descriptor's number is found and
+   * {@code /proc/self/fd} reports that very file.
    *
    * @throws IOException saying why it cannot work here
    */
@@ -59,7 +59,8 @@ final class ProcFdOwnerCheck {
       throw new IOException("cannot read a file descriptor's number on this JVM: " + e, e);
     }
     ProcFdOwnerCheck check = new ProcFdOwnerCheck(fdNumber);
-    Path sample = Files.createTempFile("elasticam-owner-probe", "");
+    // The JVM's own binary: readable wherever the service runs, and probing it writes nothing.
+    Path sample = Path.of("/proc/self/exe");
     try (RandomAccessFile f = new RandomAccessFile(sample.toFile(), "r")) {
       Map<String, Object> expected = Files.readAttributes(sample, "unix:ino,dev");
       Map<String, Object> seen = Files.readAttributes(check.procPath(f.getFD()), "unix:ino,dev");
@@ -68,8 +69,6 @@ final class ProcFdOwnerCheck {
       }
     } catch (UnsupportedOperationException e) {
       throw new IOException("no unix file attributes here: " + e.getMessage(), e);
-    } finally {
-      Files.deleteIfExists(sample);
     }
     return new DescriptorOwnerCheck(check::ownerOf, "owner of the opened file read through /proc/self/fd");
   }
