@@ -161,9 +161,14 @@ public final class ApplicationMaster {
       EventLog events = openEventLog(appId, attempt.getAttemptId() > 1);
       AmMetrics metrics = new AmMetrics().register();
       AmEvents amEvents = new AmEvents(events, executorSeconds, metrics, clock);
-      try (loop; events; ClusterNodes nodes = new ClusterNodes(conf); AutoCloseable m = metrics::unregister) {
+      try (loop; events; ClusterNodes nodes = new ClusterNodes(conf, resourceManagerUser());
+          AutoCloseable m = metrics::unregister) {
         events.write("app_start", "app_id", appId, "attempt", attempt.getAttemptId(), "conf",
             elastic.resolvedForDisplay(), "job", job.toArgs());
+        if (startTokens != null) {
+          // The set obtained at start, before the log existed: every attempt's first own tokens.
+          events.write("tokens_renewed", "tokens", startTokens.numberOfTokens());
+        }
         return runWith(loop, events, amEvents, executorSeconds, nodes, appId, amHost, secret, attempt.getAttemptId(),
             previous);
       }
@@ -185,13 +190,29 @@ public final class ApplicationMaster {
           + " lifetime; nothing replaces them after that");
       return null;
     }
-    UserGroupInformation keytabUser = UserGroupInformation.loginUserFromKeytabAndReturnUGI(principal.get(),
-        keytab.toString());
+    keytabUser = UserGroupInformation.loginUserFromKeytabAndReturnUGI(principal.get(), keytab.toString());
     TokenRenewer renewer = new TokenRenewer(conf, keytabUser, DelegationTokenFetch.filesystems(conf, elastic),
         elastic.get(YarnKeys.TOKEN_RENEWAL_FRACTION), clock, this::tokensRenewed);
-    renewer.start();
+    startTokens = renewer.start();
     return renewer;
   }
+
+  /** The keytab's user on a secure cluster; null without a keytab. */
+  private UserGroupInformation keytabUser;
+
+  /**
+   * Who may call the ResourceManager's client protocol (node reports): anyone without security;
+   * with it, only a Kerberos user, so the keytab's; nobody without a keytab.
+   */
+  private Optional<UserGroupInformation> resourceManagerUser() throws IOException {
+    if (!UserGroupInformation.isSecurityEnabled()) {
+      return Optional.of(UserGroupInformation.getCurrentUser());
+    }
+    return Optional.ofNullable(keytabUser);
+  }
+
+  /** The tokens the keytab login obtained at start; null without a keytab. */
+  private Credentials startTokens;
 
   /** Where renewed tokens go besides the AM's own clients; set once executors can be launched. */
   private volatile java.util.function.Consumer<Credentials> renewedTokensSink = fresh -> { };

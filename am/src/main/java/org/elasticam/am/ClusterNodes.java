@@ -2,10 +2,12 @@ package org.elasticam.am;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.yarn.api.records.NodeReport;
 import org.apache.hadoop.yarn.api.records.NodeState;
 import org.apache.hadoop.yarn.client.api.YarnClient;
@@ -16,19 +18,39 @@ import org.slf4j.LoggerFactory;
 /**
  * The cluster's running nodes, refreshed off the event loop every 30 s from the ResourceManager's
  * node reports: for spread placement and for mapping a trace's hosts onto the cluster.
+ *
+ * <p>On a secure cluster the AM's AMRMToken opens the scheduler protocol only, not the client
+ * protocol node reports come from: those need Kerberos, so they are asked for as the keytab's
+ * user, and without a keytab not at all (the list stays empty; a YARN client that cannot
+ * authenticate retries for many minutes and would hold up the AM's start).
  */
 final class ClusterNodes implements NodeDirectory, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClusterNodes.class);
 
   private final YarnClient client;
+  private final UserGroupInformation rmUser;
   private final ScheduledExecutorService refresher;
   private volatile List<String> hosts = List.of();
 
-  ClusterNodes(Configuration conf) {
+  /** @param rmUser who asks the ResourceManager; empty when nobody can (a secure cluster without a keytab) */
+  ClusterNodes(Configuration conf, Optional<UserGroupInformation> rmUser) {
+    if (rmUser.isEmpty()) {
+      LOG.info("No keytab on a secure cluster: the AM cannot read the cluster's node reports (spread placement"
+          + " pauses)");
+      client = null;
+      this.rmUser = null;
+      refresher = null;
+      return;
+    }
+    this.rmUser = rmUser.get();
     client = YarnClient.createYarnClient();
     client.init(conf);
-    client.start();
+    // The RPC proxy authenticates as the user who starts it.
+    this.rmUser.doAs((java.security.PrivilegedAction<Void>) () -> {
+      client.start();
+      return null;
+    });
     refresh();
     refresher = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "node-reports");
@@ -40,8 +62,12 @@ final class ClusterNodes implements NodeDirectory, AutoCloseable {
 
   private void refresh() {
     try {
+      if (rmUser.isFromKeytab()) {
+        rmUser.checkTGTAndReloginFromKeytab();
+      }
       List<String> h = new ArrayList<>();
-      for (NodeReport r : client.getNodeReports(NodeState.RUNNING)) {
+      for (NodeReport r : rmUser.doAs((java.security.PrivilegedExceptionAction<List<NodeReport>>) () ->
+          client.getNodeReports(NodeState.RUNNING))) {
         h.add(r.getNodeId().getHost());
       }
       h.sort(null);
@@ -58,6 +84,9 @@ final class ClusterNodes implements NodeDirectory, AutoCloseable {
 
   @Override
   public void close() {
+    if (client == null) {
+      return;
+    }
     refresher.shutdownNow();
     client.stop();
   }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LeaseRecoverable;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
@@ -64,6 +65,9 @@ public final class EventLog implements AutoCloseable {
     if (!target.exists(file)) {
       return create(fs, dir, applicationId, clock);
     }
+    if (target instanceof LeaseRecoverable hdfs) {
+      takeOverLease(hdfs, file, clock);
+    }
     long len = target.getFileStatus(file).getLen();
     boolean partial = false;
     if (len > 0) {
@@ -77,6 +81,26 @@ public final class EventLog implements AutoCloseable {
       out.write('\n');
     }
     return new EventLog(file, out, clock);
+  }
+
+  /**
+   * An earlier attempt killed while writing still holds the file's lease on HDFS, which lets it go
+   * only after a minute; until then an append fails (AlreadyBeingCreatedException). Recovers the
+   * lease now and waits, at most 30 s, until the file is closed.
+   */
+  private static void takeOverLease(LeaseRecoverable fs, Path file, Clock clock) throws IOException {
+    long deadline = clock.nowMs() + 30_000;
+    boolean closed = fs.recoverLease(file);
+    while (!closed && clock.nowMs() < deadline) {
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted while recovering the lease of " + file);
+      }
+      closed = fs.isFileClosed(file);
+    }
+    LOG.info("Took over the event log {} from the earlier attempt (closed: {})", file, closed);
   }
 
   /** A log that writes nowhere, when none could be opened. */
