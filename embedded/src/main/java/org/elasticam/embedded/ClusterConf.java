@@ -137,6 +137,7 @@ final class ClusterConf {
     c.set(YarnConfiguration.NM_LOCAL_DIRS, ClusterFiles.nodeManagerDir(s, a.index()).resolve("local").toString());
     c.set(YarnConfiguration.NM_LOG_DIRS, ClusterFiles.nodeManagerDir(s, a.index()).resolve("logs").toString());
     c.set(YarnConfiguration.NM_RECOVERY_DIR, ClusterFiles.nodeManagerDir(s, a.index()).resolve("recovery").toString());
+    c.set(EmbeddedContainerExecutor.SITE_DIR, ClusterFiles.confDir(s).toString());
     if (s.shuffleService().installed()) {
       shuffleService(c, s.shuffleService(), a);
     }

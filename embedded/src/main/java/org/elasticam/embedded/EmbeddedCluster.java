@@ -111,6 +111,15 @@ public final class EmbeddedCluster implements AutoCloseable {
           logToFile, startTimeout, shuffleService, partitionable);
     }
 
+    /** Adds (or replaces) every key of {@code keys} in {@link #extraConf()}. */
+    public Settings withConf(Map<String, String> keys) {
+      Settings s = this;
+      for (Map.Entry<String, String> e : keys.entrySet()) {
+        s = s.withConf(e.getKey(), e.getValue());
+      }
+      return s;
+    }
+
     public Settings withLogToFile(boolean toFile) {
       return new Settings(workDir, nodeManagers, nodeMemoryMb, nodeVcores, basePort, applicationClasspath, extraConf,
           toFile, startTimeout, shuffleService, partitionable);
@@ -133,6 +142,27 @@ public final class EmbeddedCluster implements AutoCloseable {
               "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore")
           .withConf(YarnConfiguration.FS_RM_STATE_STORE_URI, workDir.resolve("rm-state").toUri().toString())
           .withConf(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, "500");
+    }
+
+    /**
+     * A secure cluster: Kerberos authentication, the ResourceManager and every NodeManager logging
+     * in as {@code principal} from {@code keytab}. One principal for all daemons because they share
+     * this JVM's one login user (each login replaces it); a host-free name (no {@code _HOST}) because
+     * NodeManagers sit on 127.0.0.N and all of them use it. The JVM must already know the KDC
+     * ({@code java.security.krb5.conf}); containers learn it from {@code krb5Conf} through the
+     * NodeManagers' admin environment ({@code JAVA_TOOL_OPTIONS}), for the JVMs that log in
+     * themselves (an AM with a keytab). Containers still run as this process's OS user with the
+     * default container executor: a production secure cluster runs them as the submitting user with
+     * the LinuxContainerExecutor, whose setuid binary no Maven artifact ships.
+     */
+    public Settings withKerberos(String principal, Path keytab, Path krb5Conf) {
+      return withConf("hadoop.security.authentication", "kerberos")
+          .withConf(YarnConfiguration.RM_PRINCIPAL, principal)
+          .withConf(YarnConfiguration.RM_KEYTAB, keytab.toAbsolutePath().toString())
+          .withConf(YarnConfiguration.NM_PRINCIPAL, principal)
+          .withConf(YarnConfiguration.NM_KEYTAB, keytab.toAbsolutePath().toString())
+          .withConf(YarnConfiguration.NM_ADMIN_USER_ENV, YarnConfiguration.DEFAULT_NM_ADMIN_USER_ENV
+              + ",JAVA_TOOL_OPTIONS=-Djava.security.krb5.conf=" + krb5Conf.toAbsolutePath());
     }
 
     /**

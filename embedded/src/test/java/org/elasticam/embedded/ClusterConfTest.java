@@ -32,6 +32,8 @@ class ClusterConfTest {
     assertEquals(work.resolve("nm-1/local").toString(), nm.get(YarnConfiguration.NM_LOCAL_DIRS));
     assertEquals(work.resolve("nm-1/logs").toString(), nm.get(YarnConfiguration.NM_LOG_DIRS));
     assertEquals(work.resolve("nm-1/recovery").toString(), nm.get(YarnConfiguration.NM_RECOVERY_DIR));
+    assertEquals(ClusterFiles.confDir(s).toString(), nm.get(EmbeddedContainerExecutor.SITE_DIR),
+        "its localizer reads the cluster's site files");
   }
 
   @Test

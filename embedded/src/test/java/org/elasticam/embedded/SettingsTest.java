@@ -37,6 +37,7 @@ class SettingsTest {
         .withConf("k1", "v1")
         .withConf("k2", "v2")
         .withConf("k1", "v3")
+        .withConf(Map.of("k3", "v4"))
         .withLogToFile(false)
         .withStartTimeout(Duration.ofSeconds(5));
     assertEquals(3, s.nodeManagers());
@@ -44,9 +45,22 @@ class SettingsTest {
     assertEquals(2, s.nodeVcores());
     assertEquals(21000, s.basePort());
     assertEquals(List.of("/a", "/b/*"), s.applicationClasspath());
-    assertEquals(Map.of("k1", "v3", "k2", "v2"), s.extraConf());
+    assertEquals(Map.of("k1", "v3", "k2", "v2", "k3", "v4"), s.extraConf());
     assertEquals(false, s.logToFile());
     assertEquals(Duration.ofSeconds(5), s.startTimeout());
+  }
+
+  @Test
+  void kerberosGivesEveryDaemonTheOnePrincipalAndContainersTheKdc() {
+    Map<String, String> c = Settings.in(Path.of("w"))
+        .withKerberos("hdfs/localhost@EXAMPLE.COM", Path.of("/k/cluster.keytab"), Path.of("/k/krb5.conf")).extraConf();
+    assertEquals("kerberos", c.get("hadoop.security.authentication"));
+    assertEquals("hdfs/localhost@EXAMPLE.COM", c.get("yarn.resourcemanager.principal"));
+    assertEquals("hdfs/localhost@EXAMPLE.COM", c.get("yarn.nodemanager.principal"));
+    assertEquals("/k/cluster.keytab", c.get("yarn.resourcemanager.keytab"));
+    assertEquals("/k/cluster.keytab", c.get("yarn.nodemanager.keytab"));
+    assertEquals("MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX,JAVA_TOOL_OPTIONS=-Djava.security.krb5.conf=/k/krb5.conf",
+        c.get("yarn.nodemanager.admin-env"));
   }
 
   @Test
