@@ -9,8 +9,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.PrivilegedExceptionAction;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,13 +19,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
-import org.apache.hadoop.hdfs.HdfsConfiguration;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
-import org.apache.hadoop.minikdc.MiniKdc;
 import org.apache.hadoop.security.Credentials;
-import org.apache.hadoop.security.SecurityUtil;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.token.Token;
 import org.elasticam.am.client.ElasticamCli;
@@ -54,8 +47,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(300)
 class SecureSubmissionIT {
 
-  private static MiniKdc kdc;
-  private static MiniDFSCluster dfs;
+  private static SecureHdfs secure;
   private static File keytab;
   private static String realm;
   private static Configuration conf;
@@ -65,56 +57,24 @@ class SecureSubmissionIT {
 
   @BeforeAll
   static void start() throws Exception {
-    Path dir = Path.of("target", "secure-it-" + System.currentTimeMillis()).toAbsolutePath();
-    Files.createDirectories(dir);
-    kdc = new MiniKdc(MiniKdc.createConf(), dir.resolve("kdc").toFile());
-    kdc.start();
-    realm = kdc.getRealm();
-    keytab = dir.resolve("cluster.keytab").toFile();
-    kdc.createPrincipal(keytab, "hdfs/localhost", "HTTP/localhost", "rm/localhost", "alice");
-
-    conf = new HdfsConfiguration();
-    SecurityUtil.setAuthenticationMethod(UserGroupInformation.AuthenticationMethod.KERBEROS, conf);
-    for (String key : List.of(DFSConfigKeys.DFS_NAMENODE_KERBEROS_PRINCIPAL_KEY,
-        DFSConfigKeys.DFS_DATANODE_KERBEROS_PRINCIPAL_KEY)) {
-      conf.set(key, "hdfs/localhost@" + realm);
-    }
-    for (String key : List.of(DFSConfigKeys.DFS_NAMENODE_KEYTAB_FILE_KEY, DFSConfigKeys.DFS_DATANODE_KEYTAB_FILE_KEY,
-        DFSConfigKeys.DFS_WEB_AUTHENTICATION_KERBEROS_KEYTAB_KEY)) {
-      conf.set(key, keytab.getAbsolutePath());
-    }
-    conf.set(DFSConfigKeys.DFS_WEB_AUTHENTICATION_KERBEROS_PRINCIPAL_KEY, "HTTP/localhost@" + realm);
-    conf.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, true);
     // Short token lives, so that renewal can be seen within a test: unrenewed after 15 s, gone after 60 s.
-    conf.setLong(DFSConfigKeys.DFS_NAMENODE_DELEGATION_TOKEN_RENEW_INTERVAL_KEY, TOKEN_RENEW_INTERVAL_MS);
-    conf.setLong(DFSConfigKeys.DFS_NAMENODE_DELEGATION_TOKEN_MAX_LIFETIME_KEY, TOKEN_MAX_LIFETIME_MS);
-    conf.set(DFSConfigKeys.DFS_DATA_TRANSFER_PROTECTION_KEY, "authentication");
-    // Privileged ports or HTTPS are what a production DataNode needs; a test cannot bind the first.
-    conf.setBoolean("ignore.secure.ports.for.testing", true);
-    conf.set("yarn.resourcemanager.principal", "rm/localhost@" + realm);
-    UserGroupInformation.setConfiguration(conf);
-    UserGroupInformation.loginUserFromKeytab("hdfs/localhost@" + realm, keytab.getAbsolutePath());
-    dfs = new MiniDFSCluster.Builder(conf, dir.resolve("dfs").toFile()).numDataNodes(1).build();
-    dfs.waitActive();
-    FileSystem fs = dfs.getFileSystem();
-    fs.mkdirs(INPUT.getParent().getParent(), new FsPermission((short) 0755));
-    fs.mkdirs(INPUT.getParent(), new FsPermission((short) 0700));
-    fs.setOwner(INPUT.getParent(), "alice", "alice");
+    secure = SecureHdfs.start("secure-it", Duration.ofMillis(TOKEN_RENEW_INTERVAL_MS),
+        Duration.ofMillis(TOKEN_MAX_LIFETIME_MS), "rm/localhost");
+    realm = secure.realm();
+    keytab = secure.keytab();
+    FileSystem fs = secure.fileSystem();
     try (FSDataOutputStream out = fs.create(INPUT)) {
       out.write("to be or not to be\n".getBytes(StandardCharsets.UTF_8));
     }
     fs.setOwner(INPUT, "alice", "alice");
     fs.setPermission(INPUT, new FsPermission((short) 0600));
-    conf = new Configuration(dfs.getConfiguration(0));
+    conf = secure.conf();
   }
 
   @AfterAll
   static void stop() {
-    if (dfs != null) {
-      dfs.shutdown();
-    }
-    if (kdc != null) {
-      kdc.stop();
+    if (secure != null) {
+      secure.close();
     }
   }
 

@@ -1,0 +1,336 @@
+package org.elasticam.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.security.PrivilegedExceptionAction;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
+import org.apache.hadoop.security.Credentials;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ApplicationReport;
+import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.security.AMRMTokenIdentifier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * ElasticAM on a secure cluster, all of it real and in this JVM: a KDC, a Kerberized HDFS, and a
+ * ResourceManager and two NodeManagers that authenticate with Kerberos ({@link SecureHdfs}, {@code
+ * EmbeddedCluster.Settings#withKerberos}); the AM and executors are container processes. Staging
+ * and the event log live on the secure HDFS; the NameNode's delegation tokens expire unrenewed
+ * after 15 s and for good after 40 s, so a minute-long job outlives its first tokens. The
+ * ResourceManager has proxy-user privileges (YARN-2704): it obtains new HDFS tokens for an
+ * application whose own reached their end and hands them to the NodeManagers, which localize
+ * with them.
+ *
+ * <p>Containers run as this test's OS user, with the default container executor: a production
+ * secure cluster runs them as the submitting user with the LinuxContainerExecutor, which needs a
+ * setuid binary that no Maven artifact ships.
+ *
+ * <p>Runs in the JVM of the {@code secure} failsafe execution, after {@link SecureSubmissionIT}'s
+ * class is done with its own KDC: Hadoop's login state is global to a JVM.
+ */
+@Timeout(240)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class SecureClusterIT {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration TOKEN_RENEW_INTERVAL = Duration.ofSeconds(15);
+  private static final Duration TOKEN_MAX_LIFETIME = Duration.ofSeconds(40);
+  private static final Path HOME = new Path("/user/" + SecureHdfs.USER);
+  private static final Path EVENTS = new Path(HOME, "events");
+
+  private static SecureHdfs secure;
+  private static ItCluster it;
+
+  @BeforeAll
+  static void start() throws Exception {
+    secure = SecureHdfs.start("secure-cluster-it", TOKEN_RENEW_INTERVAL, TOKEN_MAX_LIFETIME, SecureHdfs.SERVICE);
+    it = ItCluster.start("secure", s -> s
+        .withKerberos(secure.principal(SecureHdfs.SERVICE), secure.keytab().toPath(), secure.krb5Conf())
+        .withConf(secure.siteKeys())
+        // Without it a later AM attempt on another node cannot be localized once the submission's
+        // tokens are past their maximum lifetime (see the last test).
+        .withConf(YarnConfiguration.RM_PROXY_USER_PRIVILEGES_ENABLED, "true"));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (it != null) {
+      it.close();
+    }
+    if (secure != null) {
+      secure.close();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void aKeytabSubmissionCountsWordsOnHdfsWithTokensOnlyAndExecutorsNeverHoldTheAmRmToken() throws Exception {
+    FileSystem fs = secure.fileSystem();
+    Path in = new Path(HOME, "corpus");
+    Path out = new Path(HOME, "counts");
+    Corpus.write(fs, in, 3, 256 * 1024, 17);
+    giveToUser(fs, in);
+    long t0 = System.currentTimeMillis();
+    ItCluster.ClientRun run = submit("--conf", "elasticam.executor.instances=2", "--conf",
+        "elasticam.executor.memory=384m", "wordcount", "--input", in.toString(), "--output", out.toString(),
+        "--reducers", "2");
+    assertEquals(0, run.exitCode(), run.out() + run.err());
+    ApplicationId id = run.appId();
+    assertEquals(Corpus.count(fs, in), Corpus.output(fs, out, 2));
+    List<JsonNode> events = events(id);
+    assertEquals("SUCCEEDED", ItCluster.ofType(events, "app_end").get(0).path("final_status").asText(), events.toString());
+    assertEquals("tokens_renewed", events.get(1).path("event").asText(),
+        "the AM's keytab login obtained its own tokens at start, logged right after app_start");
+    assertEquals(1, events.get(1).path("tokens").asInt(), "one token, for fs.defaultFS");
+
+    Map<String, Credentials> tokens = containerTokens(id);
+    String am = tokens.keySet().stream().filter(c -> c.endsWith("_000001")).findFirst().orElseThrow();
+    assertTrue(kinds(tokens.get(am)).contains(AMRMTokenIdentifier.KIND_NAME.toString()), am + ": " + kinds(tokens.get(am)));
+    Token<?> submitted = tokens.get(am).getToken(hdfsAlias(tokens.get(am)));
+    long appStart = ItCluster.ofType(events, "app_start").get(0).path("ts").asLong();
+    assertTrue(tokens.size() >= 3, "the AM and 2 executors: " + tokens.keySet());
+    for (Map.Entry<String, Credentials> e : tokens.entrySet()) {
+      if (e.getKey().equals(am)) {
+        continue;
+      }
+      assertEquals(List.of(DelegationTokenIdentifier.HDFS_DELEGATION_KIND.toString()), kinds(e.getValue()),
+          e.getKey() + " holds the HDFS token and nothing else: no AMRMToken");
+      Token<?> executorToken = e.getValue().getToken(hdfsAlias(e.getValue()));
+      DelegationTokenIdentifier own = (DelegationTokenIdentifier) executorToken.decodeIdentifier();
+      assertNotEquals(((DelegationTokenIdentifier) submitted.decodeIdentifier()).getSequenceNumber(),
+          own.getSequenceNumber(), "the AM's own token, not the client's");
+      assertTrue(own.getIssueDate() >= appStart - 1_000, "issued to the AM at its start");
+    }
+    System.out.printf("secure wordcount: %.1f s submit to end; containers %s; AM kinds %s; executors hold %s%n",
+        (System.currentTimeMillis() - t0) / 1000.0, tokens.keySet(), kinds(tokens.get(am)),
+        kinds(tokens.entrySet().stream().filter(e -> !e.getKey().equals(am)).findFirst().orElseThrow().getValue()));
+  }
+
+  @Test
+  @Order(2)
+  void withoutATicketOrAKeytabTheClientRefusesWithOneLine() throws Exception {
+    UserGroupInformation bob = UserGroupInformation.createRemoteUser("bob");
+    ItCluster.ClientRun run = bob.doAs((PrivilegedExceptionAction<ItCluster.ClientRun>) () ->
+        it.client(it.conf(), "submit", "sleep", "--tasks", "1"));
+    assertEquals(2, run.exitCode(), run.out() + run.err());
+    assertEquals("elasticam: no Kerberos ticket for bob on this secure cluster: run kinit, or set"
+        + " elasticam.yarn.principal and elasticam.yarn.keytab\n", run.err());
+    assertEquals("", run.out());
+  }
+
+  @Test
+  @Order(3)
+  void aStreamingJobOutlivesItsFirstTokensWithRenewedOnes() throws Exception {
+    long t0 = System.currentTimeMillis();
+    ItCluster.ClientRun run = submit("--conf", "elasticam.executor.instances=2", "--conf",
+        "elasticam.executor.memory=256m", "streaming", "--batch-ms", "1000", "--batches", "60", "--rate", "const:20",
+        "--work-per-record-us", "5000");
+    assertEquals(0, run.exitCode(), run.out() + run.err());
+    ApplicationId id = run.appId();
+    List<JsonNode> events = events(id);
+    assertEquals("SUCCEEDED", ItCluster.ofType(events, "app_end").get(0).path("final_status").asText());
+    List<JsonNode> renewed = ItCluster.ofType(events, "tokens_renewed");
+    assertTrue(renewed.size() >= 2, "renewed at start and at least once more: " + renewed.size());
+    long firstExpired = t0 + TOKEN_MAX_LIFETIME.toMillis();
+    long afterExpiry = ItCluster.ofType(events, "batch_completed").stream()
+        .filter(e -> e.path("ts").asLong() > firstExpired + 5_000).count();
+    assertTrue(afterExpiry >= 5, "the event log on HDFS took batches after the first tokens' end: " + afterExpiry);
+    assertFalse(secure.fileSystem().exists(staging(id)), "the AM removed its staging dir with renewed tokens");
+    List<String> took = executorLogLines(id, "new delegation token(s)");
+    assertFalse(took.isEmpty(), "executors took pushed tokens");
+    System.out.printf("secure streaming: %.1f s; %d tokens_renewed at +%s s; %d batches after the first tokens'"
+        + " end; executors: %s%n", (System.currentTimeMillis() - t0) / 1000.0, renewed.size(),
+        renewed.stream().map(e -> String.format("%.1f", (e.path("ts").asLong() - t0) / 1000.0)).toList(),
+        afterExpiry, took);
+  }
+
+  @Test
+  @Order(4)
+  void anAmRestartedAfterTheFirstTokensExpiredObtainsFreshOnes() throws Exception {
+    long t0 = System.currentTimeMillis();
+    CompletableFuture<ItCluster.ClientRun> job = CompletableFuture.supplyAsync(() -> submit(
+        "--conf", "elasticam.yarn.maxAppAttempts=2", "--conf", "elasticam.executor.instances=2",
+        "--conf", "elasticam.executor.memory=256m", "--conf", "elasticam.executor.reregisterTimeout=60s",
+        "streaming", "--batch-ms", "1000", "--batches", "90", "--rate", "const:20", "--work-per-record-us", "5000"));
+    ApplicationId id = awaitApplication(job);
+    long pid = awaitEvent(id, "am_registered").path("pid").asLong();
+    Thread.sleep(Math.max(0, t0 + TOKEN_MAX_LIFETIME.toMillis() + 5_000 - System.currentTimeMillis()));
+    long killedAt = System.currentTimeMillis();
+    assertTrue(ProcessHandle.of(pid).orElseThrow().destroyForcibly(), "kill -9 the AM");
+    ItCluster.ClientRun run = job.get();
+    ApplicationReport report = it.report(id);
+    System.out.printf("secure AM restart: killed at +%.1f s; final %s, diagnostics: %s%n",
+        (killedAt - t0) / 1000.0, report.getFinalApplicationStatus(), report.getDiagnostics());
+    assertEquals(FinalApplicationStatus.SUCCEEDED, report.getFinalApplicationStatus(),
+        run.out() + run.err() + report.getDiagnostics());
+    // The ResourceManager keeps the node where the first AM died out of the second's way: attempt 2
+    // was localized from HDFS afresh, after the submission's tokens had ended, with those the
+    // ResourceManager obtained for the application as a proxy user and sent to the NodeManager.
+    java.nio.file.Path first = amLog(id, 1);
+    java.nio.file.Path second = amLog(id, 2);
+    assertNotEquals(nodeDir(first), nodeDir(second), "attempt 2 ran on another node");
+    List<String> obtained = Files.readAllLines(second).stream()
+        .filter(l -> l.contains("TokenRenewer: Obtained") && l.contains("delegation token(s)")).toList();
+    assertFalse(obtained.isEmpty(), "attempt 2 obtained fresh tokens from the keytab");
+    System.out.printf("secure AM restart: attempt 1 on %s, attempt 2 on %s; attempt 2 obtained tokens %d time(s),"
+        + " first: %s%n", nodeDir(first), nodeDir(second), obtained.size(), obtained.get(0));
+  }
+
+  /** The am.log of the application's attempt {@code attempt} (its AM container is {@code _0<attempt>_000001}). */
+  private static java.nio.file.Path amLog(ApplicationId id, int attempt) throws IOException {
+    String container = String.format("_%02d_000001", attempt);
+    return containerFiles(id, "am.log").stream().filter(p -> p.getParent().getFileName().toString().endsWith(container))
+        .findFirst().orElseThrow(() -> new AssertionError("no am.log of attempt " + attempt + " of " + id));
+  }
+
+  /** The NodeManager dir ({@code nm-<i>}) a container file lives under. */
+  private static String nodeDir(java.nio.file.Path file) {
+    java.nio.file.Path rel = it.cluster.workDir().relativize(file);
+    return rel.getName(0).toString();
+  }
+
+  private static ItCluster.ClientRun submit(String... args) {
+    List<String> all = new ArrayList<>(List.of("submit",
+        "--conf", "elasticam.yarn.principal=" + secure.principal(SecureHdfs.USER),
+        "--conf", "elasticam.yarn.keytab=" + secure.keytab().getAbsolutePath(),
+        "--conf", "elasticam.shuffle.service.enabled=false",
+        "--conf", "elasticam.eventLog.dir=" + EVENTS));
+    all.addAll(List.of(args));
+    return it.client(it.conf(), all.toArray(new String[0]));
+  }
+
+  private static Path staging(ApplicationId id) {
+    return new Path(HOME, ".elasticam/staging/" + id);
+  }
+
+  private static void giveToUser(FileSystem fs, Path dir) throws IOException {
+    fs.setOwner(dir, SecureHdfs.USER, SecureHdfs.USER);
+    for (FileStatus f : fs.listStatus(dir)) {
+      fs.setOwner(f.getPath(), SecureHdfs.USER, SecureHdfs.USER);
+    }
+  }
+
+  /** The application's event log on HDFS, read as the HDFS superuser. */
+  private static List<JsonNode> events(ApplicationId id) throws IOException {
+    List<JsonNode> out = new ArrayList<>();
+    FileSystem fs = secure.fileSystem();
+    Path log = new Path(EVENTS, id + ".jsonl");
+    if (!fs.exists(log)) {
+      return out;
+    }
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(log), StandardCharsets.UTF_8))) {
+      for (String line = r.readLine(); line != null; line = r.readLine()) {
+        if (!line.isBlank()) {
+          out.add(JSON.readTree(line));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static ApplicationId awaitApplication(CompletableFuture<ItCluster.ClientRun> job) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    FileSystem fs = secure.fileSystem();
+    while (System.nanoTime() < deadline) {
+      if (job.isDone()) {
+        throw new AssertionError("the run ended before its application started: " + job.get().out() + job.get().err());
+      }
+      if (fs.exists(EVENTS)) {
+        for (FileStatus f : fs.listStatus(EVENTS)) {
+          ApplicationId id = ApplicationId.fromString(f.getPath().getName().replace(".jsonl", ""));
+          if (ItCluster.ofType(events(id), "app_end").isEmpty()) {
+            return id;
+          }
+        }
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError("no application started in time");
+  }
+
+  private static JsonNode awaitEvent(ApplicationId id, String type) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < deadline) {
+      List<JsonNode> found = ItCluster.ofType(events(id), type);
+      if (!found.isEmpty()) {
+        return found.get(0);
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError("no " + type + " in " + id + "'s event log");
+  }
+
+  /**
+   * The tokens each of the application's containers was launched with: the file the NodeManager
+   * wrote for it in its private dir ({@code nmPrivate/<app>/<container>/<container>.tokens}) and
+   * copied into the container's work dir; the private copy outlives the application.
+   */
+  private static Map<String, Credentials> containerTokens(ApplicationId id) throws IOException {
+    Map<String, Credentials> out = new TreeMap<>();
+    try (Stream<java.nio.file.Path> files = Files.walk(it.cluster.workDir())) {
+      for (java.nio.file.Path f : files.filter(p -> p.toString().contains("/nmPrivate/" + id + "/")
+          && p.getFileName().toString().matches("container_.*\\.tokens")).toList()) {
+        out.put(f.getParent().getFileName().toString(), Credentials.readTokenStorageFile(f.toFile(),
+            new Configuration(false)));
+      }
+    }
+    return out;
+  }
+
+  private static List<String> kinds(Credentials c) {
+    return c.getAllTokens().stream().map(t -> t.getKind().toString()).sorted().toList();
+  }
+
+  private static org.apache.hadoop.io.Text hdfsAlias(Credentials c) {
+    return c.getTokenMap().entrySet().stream()
+        .filter(e -> e.getValue().getKind().equals(DelegationTokenIdentifier.HDFS_DELEGATION_KIND))
+        .map(Map.Entry::getKey).findFirst().orElseThrow(() -> new AssertionError("no HDFS token in " + kinds(c)));
+  }
+
+  /** Lines of the executors' logs (not the AM's) that contain {@code text}. */
+  private static List<String> executorLogLines(ApplicationId id, String text) throws IOException {
+    List<String> out = new ArrayList<>();
+    for (java.nio.file.Path f : containerFiles(id, "executor.log")) {
+      Files.readAllLines(f).stream().filter(l -> l.contains(text)).forEach(out::add);
+    }
+    return out;
+  }
+
+  /** The application's container files of that name, on every node, as {@code <containerId>/<name>}. */
+  private static List<java.nio.file.Path> containerFiles(ApplicationId id, String name) throws IOException {
+    try (Stream<java.nio.file.Path> files = Files.walk(it.cluster.workDir())) {
+      return files.filter(p -> p.getFileName().toString().equals(name) && p.toString().contains("/" + id + "/"))
+          .toList();
+    }
+  }
+}
