@@ -150,13 +150,22 @@ class SecureClusterIT {
 
   @Test
   @Order(3)
-  void aStreamingJobOutlivesItsFirstTokensWithRenewedOnes() throws Exception {
+  void aStreamingJobOutlivesItsFirstTokensWithRenewedOnesAndShowsNoneOfThem() throws Exception {
     long t0 = System.currentTimeMillis();
-    ItCluster.ClientRun run = submit("--conf", "elasticam.executor.instances=2", "--conf",
-        "elasticam.executor.memory=256m", "streaming", "--batch-ms", "1000", "--batches", "60", "--rate", "const:20",
-        "--work-per-record-us", "5000");
+    CompletableFuture<ItCluster.ClientRun> job = CompletableFuture.supplyAsync(() -> submit(
+        "--conf", "elasticam.executor.instances=2", "--conf", "elasticam.executor.memory=256m",
+        "streaming", "--batch-ms", "1000", "--batches", "60", "--rate", "const:20", "--work-per-record-us", "5000"));
+    ApplicationId id = awaitApplication(job);
+    awaitEvents(id, "tokens_renewed", 2);
+    // Every page of the live UI, read after the AM pushed its renewed tokens to the executors.
+    String ui = it.report(id).getOriginalTrackingUrl();
+    StringBuilder pages = new StringBuilder();
+    for (String page : List.of("", "status", "api/v1/executors", "api/v1/stages", "api/v1/timeline",
+        "api/v1/decisions", "api/v1/conf")) {
+      pages.append(get(ui + page)).append('\n');
+    }
+    ItCluster.ClientRun run = job.get();
     assertEquals(0, run.exitCode(), run.out() + run.err());
-    ApplicationId id = run.appId();
     List<JsonNode> events = events(id);
     assertEquals("SUCCEEDED", ItCluster.ofType(events, "app_end").get(0).path("final_status").asText());
     List<JsonNode> renewed = ItCluster.ofType(events, "tokens_renewed");
@@ -168,10 +177,13 @@ class SecureClusterIT {
     assertFalse(secure.fileSystem().exists(staging(id)), "the AM removed its staging dir with renewed tokens");
     List<String> took = executorLogLines(id, "new delegation token(s)");
     assertFalse(took.isEmpty(), "executors took pushed tokens");
+    int shown = credentialsNeverShown(id, run.out() + run.err(), pages.toString());
+    keytabOnlyInTheAmContainer(id);
     System.out.printf("secure streaming: %.1f s; %d tokens_renewed at +%s s; %d batches after the first tokens'"
-        + " end; executors: %s%n", (System.currentTimeMillis() - t0) / 1000.0, renewed.size(),
+        + " end; executors: %s; no password or secret in %d logs, pages and outputs%n",
+        (System.currentTimeMillis() - t0) / 1000.0, renewed.size(),
         renewed.stream().map(e -> String.format("%.1f", (e.path("ts").asLong() - t0) / 1000.0)).toList(),
-        afterExpiry, took);
+        afterExpiry, took, shown);
   }
 
   @Test
@@ -204,6 +216,83 @@ class SecureClusterIT {
     assertFalse(obtained.isEmpty(), "attempt 2 obtained fresh tokens from the keytab");
     System.out.printf("secure AM restart: attempt 1 on %s, attempt 2 on %s; attempt 2 obtained tokens %d time(s),"
         + " first: %s%n", nodeDir(first), nodeDir(second), obtained.size(), obtained.get(0));
+  }
+
+  /**
+   * No token's password and no secret key any of the application's containers was launched with,
+   * in any encoding a token or key is written in, appears in the container logs, the event log,
+   * the client's output or the live UI's pages. Returns how many texts were searched.
+   */
+  private static int credentialsNeverShown(ApplicationId id, String clientOutput, String uiPages) throws IOException {
+    List<String> forms = new ArrayList<>();
+    for (Credentials c : containerTokens(id).values()) {
+      for (Token<?> t : c.getAllTokens()) {
+        forms.addAll(encodings(t.getPassword()));
+        forms.add(t.encodeToUrlString());
+      }
+      for (org.apache.hadoop.io.Text alias : c.getAllSecretKeys()) {
+        forms.addAll(encodings(c.getSecretKey(alias)));
+      }
+    }
+    assertTrue(forms.size() >= 3 * 4, "the AM's AMRMToken, HDFS token and app secret at least: " + forms.size());
+    Map<String, String> texts = new TreeMap<>();
+    texts.put("client output", clientOutput);
+    texts.put("live UI", uiPages);
+    try (java.io.InputStream in = secure.fileSystem().open(new Path(EVENTS, id + ".jsonl"))) {
+      texts.put("event log", new String(in.readAllBytes(), StandardCharsets.ISO_8859_1));
+    }
+    try (Stream<java.nio.file.Path> files = Files.walk(it.cluster.workDir())) {
+      for (java.nio.file.Path f : files.filter(p -> Files.isRegularFile(p) && p.toString().contains("/logs/")
+          && p.toString().contains(id.toString())).toList()) {
+        texts.put(f.toString(), new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1));
+      }
+    }
+    assertTrue(texts.keySet().stream().filter(k -> k.endsWith("executor.log")).count() >= 2, texts.keySet().toString());
+    for (Map.Entry<String, String> text : texts.entrySet()) {
+      for (String form : forms) {
+        assertFalse(text.getValue().contains(form), "a token's password or a secret is in the " + text.getKey());
+      }
+    }
+    return texts.size();
+  }
+
+  private static List<String> encodings(byte[] secret) {
+    return List.of(java.util.Base64.getEncoder().encodeToString(secret),
+        java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(secret),
+        java.util.HexFormat.of().formatHex(secret));
+  }
+
+  /** The keytab is localized for the AM container alone: no executor's work dir links to it. */
+  private static void keytabOnlyInTheAmContainer(ApplicationId id) throws IOException {
+    List<java.nio.file.Path> containers;
+    try (Stream<java.nio.file.Path> dirs = Files.walk(it.cluster.workDir())) {
+      containers = dirs.filter(p -> p.toString().contains("/appcache/" + id + "/")
+          && p.getFileName().toString().startsWith("container_") && Files.isDirectory(p)).toList();
+    }
+    List<String> holders = containers.stream().filter(c -> Files.exists(c.resolve("__keytab__"), java.nio.file.LinkOption.NOFOLLOW_LINKS))
+        .map(c -> c.getFileName().toString()).toList();
+    assertEquals(1, holders.size(), "only one container holds the keytab: " + holders + " of " + containers);
+    assertTrue(holders.get(0).endsWith("_01_000001"), "the AM's: " + holders);
+  }
+
+  private static String get(String url) throws IOException {
+    java.net.HttpURLConnection c = (java.net.HttpURLConnection) java.net.URI.create(url).toURL().openConnection();
+    c.setConnectTimeout(5_000);
+    c.setReadTimeout(10_000);
+    try (java.io.InputStream in = c.getResponseCode() < 400 ? c.getInputStream() : c.getErrorStream()) {
+      assertEquals(200, c.getResponseCode(), url);
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  private static void awaitEvents(ApplicationId id, String type, int count) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+    while (ItCluster.ofType(events(id), type).size() < count) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("fewer than " + count + " " + type + " in " + id + "'s event log");
+      }
+      Thread.sleep(250);
+    }
   }
 
   /** The am.log of the application's attempt {@code attempt} (its AM container is {@code _0<attempt>_000001}). */
