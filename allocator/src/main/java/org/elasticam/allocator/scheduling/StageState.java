@@ -36,7 +36,12 @@ final class StageState {
   int running;
   int done;
   Locality allowed = Locality.NODE_LOCAL;
+  /** When the delay-scheduling timer was last reset: a round that launched and declined nothing. */
   long lastLaunchAtLevelMs;
+  /** This scheduling round: whether it launched a task, declined a free slot for locality, and its most local launch. */
+  boolean launchedInRound;
+  boolean declinedInRound;
+  Locality mostLocalInRound;
   /** Waiting for lost input to be recomputed: none of its tasks is scheduled meanwhile. */
   boolean paused;
 

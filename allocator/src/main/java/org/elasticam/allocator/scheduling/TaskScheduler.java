@@ -148,11 +148,22 @@ public final class TaskScheduler {
     }
   }
 
-  /** Assigns pending tasks to free slots, one slot per executor per round so load spreads. */
+  /**
+   * Assigns pending tasks to free slots, one slot per executor per pass so load spreads. The
+   * offers are every free slot there is; a stage's locality timer restarts after a round that
+   * launched its tasks without declining any free slot for locality (Spark's rule since 3.1,
+   * SPARK-18886): a stage whose local launches keep coming while other executors sit idle beside
+   * its waiting tasks still moves to the next level after the locality wait.
+   */
   public List<TaskAttempt> schedule(List<Offer> offers, long nowMs) {
     List<TaskAttempt> out = new ArrayList<>();
     if (pendingTasks == 0) {
       return out;
+    }
+    for (StageState s : active.values()) {
+      s.launchedInRound = false;
+      s.declinedInRound = false;
+      s.mostLocalInRound = null;
     }
     int[] free = new int[offers.size()];
     for (int i = 0; i < free.length; i++) {
@@ -171,6 +182,14 @@ public final class TaskScheduler {
           } else {
             free[i] = 0;
           }
+        }
+      }
+    }
+    for (StageState s : active.values()) {
+      if (s.launchedInRound && !s.declinedInRound) {
+        s.lastLaunchAtLevelMs = nowMs;
+        if (s.mostLocalInRound != null) {
+          s.allowed = s.mostLocalInRound;
         }
       }
     }
@@ -221,6 +240,9 @@ public final class TaskScheduler {
           return launch(s, index, offer, rack, nowMs);
         }
       }
+      if (allowed != Locality.ANY && s.pending > 0) {
+        s.declinedInRound = true;
+      }
     }
     return null;
   }
@@ -266,10 +288,9 @@ public final class TaskScheduler {
     } else if (rack != null && prefs.stream().anyMatch(h -> rack.equals(rackOf.apply(h)))) {
       actual = Locality.RACK_LOCAL;
     }
-    if (!prefs.isEmpty()) {
-      // Spark's rule: the stage continues from the level this task launched at.
-      s.allowed = actual;
-      s.lastLaunchAtLevelMs = nowMs;
+    s.launchedInRound = true;
+    if (!prefs.isEmpty() && (s.mostLocalInRound == null || actual.ordinal() < s.mostLocalInRound.ordinal())) {
+      s.mostLocalInRound = actual;
     }
     int attempt = s.attempts[index]++;
     TaskAttempt a = new TaskAttempt(nextTaskId++, s.stage.id(), index, attempt, offer.executorId(), offer.host(),

@@ -83,6 +83,37 @@ class TaskSchedulerTest {
   }
 
   @Test
+  void localLaunchesDoNotHoldBackAStageThatDeclinesAFreeSlotBesideThem() {
+    s.submit(stage(0, "h1", "h1", "h1", "h1", "h1", "h1"), 0);
+    TaskScheduler.Offer e1 = new TaskScheduler.Offer("e1", "h1", 1);
+    TaskScheduler.Offer e2 = new TaskScheduler.Offer("e2", "h2", 1);
+    for (long t = 0; t < 3_000; t += 1_000) {
+      List<TaskAttempt> launched = offer(t, e1, e2);
+      assertEquals(1, launched.size(), "e2 is declined at " + t + " ms: only node-local so far");
+      assertEquals("e1", launched.get(0).executorId());
+      s.taskEnded(launched.get(0).taskId(), true, false, "");
+    }
+    // Each round launched on h1 but declined e2: the wait since the stage began is not restarted
+    // (Spark before 3.1 restarted it at every local launch, and e2 would idle as long as h1 kept up).
+    List<TaskAttempt> launched = offer(3_000, e1, e2);
+    assertEquals(2, launched.size());
+    assertEquals(Locality.RACK_LOCAL, launched.stream().filter(a -> a.executorId().equals("e2")).findFirst()
+        .orElseThrow().locality());
+  }
+
+  @Test
+  void aRoundThatDeclinesNoFreeSlotRestartsTheWait() {
+    s.submit(stage(0, "h1", "h1", "h1"), 0);
+    TaskScheduler.Offer e1 = new TaskScheduler.Offer("e1", "h1", 1);
+    TaskAttempt first = offer(0, e1).get(0);
+    s.taskEnded(first.taskId(), true, false, "");
+    assertEquals(Locality.NODE_LOCAL, offer(2_500, e1).get(0).locality(), "every free slot taken: the wait restarts");
+    TaskScheduler.Offer e2 = new TaskScheduler.Offer("e2", "h2", 1);
+    assertEquals(List.of(), offer(5_499, e2), "e1 is busy; 3 s have not passed since 2.5 s");
+    assertEquals(Locality.RACK_LOCAL, offer(5_500, e2).get(0).locality());
+  }
+
+  @Test
   void aRackLocalLaunchDoesNotSendTheStageBackToWaitingForNodeLocal() {
     s.submit(stage(0, "h1", "h1", "h1"), 0);
     s.executorUp("e1", "h1");
