@@ -76,6 +76,21 @@ public final class ExecutorKeys {
       .doc("Attempts of one task before its job fails.")
       .build();
 
+  public static final ConfigKey<Double> MIN_REGISTERED_RATIO =
+      key("elasticam.scheduler.minRegisteredResourcesRatio", ValueType.DOUBLE)
+          .defaultValue(0.8)
+          .check(v -> v >= 0.0 && v <= 1.0, "must be >= 0 and <= 1")
+          .doc("Tasks are first scheduled once this share of the initial executors registered (or after"
+              + " maxRegisteredResourcesWaitingTime), so the first stage spreads over them.")
+          .build();
+
+  public static final ConfigKey<Duration> MAX_REGISTERED_WAIT =
+      key("elasticam.scheduler.maxRegisteredResourcesWaitingTime", ValueType.SECONDS)
+          .defaultValue(Duration.ofSeconds(30))
+          .check(v -> !v.isNegative(), "must be >= 0")
+          .doc("The longest tasks wait for minRegisteredResourcesRatio of the initial executors.")
+          .build();
+
   public static final ConfigKey<Duration> LOCALITY_WAIT = key("elasticam.locality.wait", ValueType.MILLIS)
       .defaultValue(Duration.ofSeconds(3))
       .check(v -> !v.isNegative(), "must be >= 0")

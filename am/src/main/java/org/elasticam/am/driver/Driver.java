@@ -92,6 +92,10 @@ public final class Driver implements DriverService.SessionHandler {
   private Outcome outcome;
   /** After an AM restart, what the earlier attempts left; null on a first attempt. */
   private Recovery recovery;
+  /** When scheduling began waiting for the initial executors, and how many it waits for. */
+  private long registrationWaitStartMs;
+  private int initialExecutors;
+  private boolean enoughRegistered;
   private Recovery.Journal journal = Recovery.Journal.NONE;
   /** Survivors of the earlier attempt that have not re-registered yet. */
   private final Set<String> awaitingReattach = new java.util.LinkedHashSet<>();
@@ -158,6 +162,10 @@ public final class Driver implements DriverService.SessionHandler {
         : streamingPolicy != null && streaming != null ? streamingPolicy.target() : settings.staticTarget();
     String policyName = dynamic != null ? dynamic.name()
         : streamingPolicy != null && streaming != null ? streamingPolicy.name() : "static";
+    registrationWaitStartMs = clock.nowMs();
+    initialExecutors = target;
+    // A later attempt's survivors re-attach to work already spread over them.
+    enoughRegistered = recovery != null;
     events.write("target_changed", "target", target, "previous", 0, "reason", policyName.equals("static")
         ? "static allocation (executor.instances)" : "initial executors", "pending_tasks", 0, "running_tasks", 0,
         "policy", policyName);
@@ -796,8 +804,30 @@ public final class Driver implements DriverService.SessionHandler {
 
   // ---- tasks -----------------------------------------------------------------------------------
 
+  /**
+   * Whether the first tasks may be scheduled: once {@code minRegisteredResourcesRatio} of the
+   * initial executors registered, or {@code maxRegisteredResourcesWaitingTime} passed (Spark on
+   * YARN waits for 80 % the same way). Without it the first executor up takes a whole short
+   * stage, and its map output all lands on one node.
+   */
+  private boolean enoughRegistered() {
+    if (enoughRegistered) {
+      return true;
+    }
+    long waited = clock.nowMs() - registrationWaitStartMs;
+    boolean byRatio = executors.size() >= initialExecutors * settings.minRegisteredRatio();
+    if (byRatio || waited >= settings.maxRegisteredWait().toMillis()) {
+      enoughRegistered = true;
+      LOG.info("Scheduling tasks with {} of {} initial executor(s) registered, {}", executors.size(),
+          initialExecutors, byRatio ? "at least elasticam.scheduler.minRegisteredResourcesRatio ("
+              + settings.minRegisteredRatio() + ")" : "after waiting " + org.elasticam.conf.Durations.format(
+              settings.maxRegisteredWait()) + " (elasticam.scheduler.maxRegisteredResourcesWaitingTime)");
+    }
+    return enoughRegistered;
+  }
+
   private void revive() {
-    if (outcome != null || scheduler.pendingTasks() == 0 || executors.isEmpty()) {
+    if (outcome != null || scheduler.pendingTasks() == 0 || executors.isEmpty() || !enoughRegistered()) {
       return;
     }
     List<TaskScheduler.Offer> offers = new ArrayList<>();

@@ -8,9 +8,12 @@ import org.elasticam.conf.ExecutorKeys;
  * What the driver reads from configuration, once.
  *
  * @param staticTarget executors to hold for the whole job (elasticam.executor.instances, 2 unset)
+ * @param minRegisteredRatio share of the initial executors registered before the first task is scheduled
+ * @param maxRegisteredWait how long the first task waits for that share at most
  */
 public record DriverSettings(String appId, int staticTarget, int taskCpus, int maxTaskFailures,
-    Duration localityWait, Duration heartbeatInterval, Duration heartbeatTimeout, Duration registrationTimeout) {
+    Duration localityWait, Duration heartbeatInterval, Duration heartbeatTimeout, Duration registrationTimeout,
+    double minRegisteredRatio, Duration maxRegisteredWait) {
 
   /** Spark's default when executor.instances is unset and allocation is static. */
   public static final int DEFAULT_INSTANCES = 2;
@@ -23,6 +26,8 @@ public record DriverSettings(String appId, int staticTarget, int taskCpus, int m
         conf.get(ExecutorKeys.LOCALITY_WAIT),
         conf.get(ExecutorKeys.HEARTBEAT_INTERVAL),
         conf.get(ExecutorKeys.HEARTBEAT_TIMEOUT),
-        conf.get(ExecutorKeys.REGISTRATION_TIMEOUT));
+        conf.get(ExecutorKeys.REGISTRATION_TIMEOUT),
+        conf.get(ExecutorKeys.MIN_REGISTERED_RATIO),
+        conf.get(ExecutorKeys.MAX_REGISTERED_WAIT));
   }
 }

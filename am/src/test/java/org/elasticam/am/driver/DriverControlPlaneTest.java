@@ -69,9 +69,15 @@ class DriverControlPlaneTest {
 
   private int startDriver(org.elasticam.am.job.JobPlan plan, StreamingPolicy streamingPolicy,
       Duration registrationTimeout) throws Exception {
+    // Scheduling starts with the first executor, unless a test waits for more.
+    return startDriver(plan, streamingPolicy, registrationTimeout, 0.0, Duration.ZERO);
+  }
+
+  private int startDriver(org.elasticam.am.job.JobPlan plan, StreamingPolicy streamingPolicy,
+      Duration registrationTimeout, double minRegisteredRatio, Duration maxRegisteredWait) throws Exception {
     loop = new AmLoop(outcome::completeExceptionally);
     driver = new Driver(new DriverSettings("app_1", 2, 1, 2, Duration.ZERO, Duration.ofMillis(200),
-        Duration.ofSeconds(10), registrationTimeout), loop, plan,
+        Duration.ofSeconds(10), registrationTimeout, minRegisteredRatio, maxRegisteredWait), loop, plan,
         new TaskScheduler(2, Duration.ZERO, h -> null), allocator, events, Clock.system(), outcome::complete,
         null, streamingPolicy, true);
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0));
@@ -131,6 +137,34 @@ class DriverControlPlaneTest {
     for (CompletableFuture<Integer> e : execs) {
       int code = e.get(20, TimeUnit.SECONDS);
       assertTrue(code == ExitCodes.OK || code == ExitCodes.DRIVER_LOST, "exit " + code);
+    }
+  }
+
+  @Test
+  void theFirstTasksWaitForEnoughOfTheInitialExecutorsOrTheWaitingTime() throws Exception {
+    long t0 = System.nanoTime();
+    // Two executors wanted, 80 % of them needed: one alone runs nothing until 1.5 s have passed.
+    int port = startDriver(new DagPlan(BuiltInJobs.sleepStages(JobSpec.parse("sleep", "--stages", "1", "--tasks", "2",
+        "--task-ms", "10"))), null, Duration.ofSeconds(30), 0.8, Duration.ofMillis(1_500));
+    CompletableFuture<Integer> only = executor(port, 1, "c1", SECRET);
+    Outcome o = outcome.get(30, TimeUnit.SECONDS);
+    long tookMs = (System.nanoTime() - t0) / 1_000_000;
+    assertEquals(Outcome.Status.SUCCEEDED, o.status(), o.diagnostics());
+    assertTrue(tookMs >= 1_500, "the tasks started only after the waiting time: " + tookMs + " ms");
+    server.shutdownNow();
+    only.get(20, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void theFirstTasksStartOnceEveryInitialExecutorRegisteredWithoutWaitingOutTheTime() throws Exception {
+    int port = startDriver(new DagPlan(BuiltInJobs.sleepStages(JobSpec.parse("sleep", "--stages", "1", "--tasks", "2",
+        "--task-ms", "10"))), null, Duration.ofSeconds(30), 1.0, Duration.ofMinutes(5));
+    List<CompletableFuture<Integer>> execs = List.of(executor(port, 1, "c1", SECRET), executor(port, 2, "c2", SECRET));
+    Outcome o = outcome.get(30, TimeUnit.SECONDS);
+    assertEquals(Outcome.Status.SUCCEEDED, o.status(), o.diagnostics());
+    server.shutdownNow();
+    for (CompletableFuture<Integer> e : execs) {
+      e.get(20, TimeUnit.SECONDS);
     }
   }
 
