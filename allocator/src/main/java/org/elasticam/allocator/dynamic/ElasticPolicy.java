@@ -152,7 +152,7 @@ public final class ElasticPolicy extends TrackingPolicy {
   @Override
   protected void beforeTick(long nowMs) {
     utilization.sample(monitor.executorCount() * s.tasksPerExecutor(), work.runningTasks());
-    latencies.inFlight(nowMs, Math.max(0, target - monitor.executorCount()));
+    latencies.inFlight(nowMs, inFlight());
     monitor.setIdleTimeout(idleTimeout());
   }
 
@@ -219,8 +219,12 @@ public final class ElasticPolicy extends TrackingPolicy {
    * of losing 10 %; for keeping executors the average did better (see {@link #startLatencyMs}).
    */
   private double askLatencyMs() {
-    int inFlight = Math.max(0, target - monitor.executorCount());
-    return latencies.predictMs(inFlight + 1).orElse(PRIOR_START_LATENCY_MS);
+    return latencies.predictMs(inFlight() + 1).orElse(PRIOR_START_LATENCY_MS);
+  }
+
+  /** Executors asked for and not registered yet. */
+  private int inFlight() {
+    return Math.max(0, target - monitor.executorCount());
   }
 
   /**

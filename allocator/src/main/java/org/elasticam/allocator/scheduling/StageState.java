@@ -36,8 +36,8 @@ final class StageState {
   int running;
   int done;
   Locality allowed = Locality.NODE_LOCAL;
-  /** When the delay-scheduling timer was last reset: a round that launched and declined nothing. */
-  long lastLaunchAtLevelMs;
+  /** Since when the stage has waited at its allowed level: the last round that launched and declined nothing. */
+  long localityWaitFromMs;
   /** This scheduling round: whether it launched a task, declined a free slot for locality, and its most local launch. */
   boolean launchedInRound;
   boolean declinedInRound;
@@ -74,7 +74,7 @@ final class StageState {
         done++;
       }
     }
-    lastLaunchAtLevelMs = nowMs;
+    localityWaitFromMs = nowMs;
   }
 
   TaskSpec spec(int index) {

@@ -129,7 +129,7 @@ public final class TaskScheduler {
     StageState s = active.get(stageId);
     if (s != null && s.paused) {
       s.paused = false;
-      s.lastLaunchAtLevelMs = nowMs;
+      s.localityWaitFromMs = nowMs;
     }
   }
 
@@ -187,7 +187,7 @@ public final class TaskScheduler {
     }
     for (StageState s : active.values()) {
       if (s.launchedInRound && !s.declinedInRound) {
-        s.lastLaunchAtLevelMs = nowMs;
+        s.localityWaitFromMs = nowMs;
         if (s.mostLocalInRound != null) {
           s.allowed = s.mostLocalInRound;
         }
@@ -260,9 +260,9 @@ public final class TaskScheduler {
     while (s.allowed != Locality.ANY) {
       if (!servable(s, s.allowed)) {
         s.allowed = next(s.allowed);
-      } else if (nowMs - s.lastLaunchAtLevelMs >= localityWaitMs) {
+      } else if (nowMs - s.localityWaitFromMs >= localityWaitMs) {
         s.allowed = next(s.allowed);
-        s.lastLaunchAtLevelMs += localityWaitMs;
+        s.localityWaitFromMs += localityWaitMs;
       } else {
         break;
       }

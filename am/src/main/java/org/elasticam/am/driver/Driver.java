@@ -95,7 +95,7 @@ public final class Driver implements DriverService.SessionHandler {
   /** When scheduling began waiting for the initial executors, and how many it waits for. */
   private long registrationWaitStartMs;
   private int initialExecutors;
-  private boolean enoughRegistered;
+  private boolean schedulingStarted;
   private Recovery.Journal journal = Recovery.Journal.NONE;
   /** Survivors of the earlier attempt that have not re-registered yet. */
   private final Set<String> awaitingReattach = new java.util.LinkedHashSet<>();
@@ -165,7 +165,7 @@ public final class Driver implements DriverService.SessionHandler {
     registrationWaitStartMs = clock.nowMs();
     initialExecutors = target;
     // A later attempt's survivors re-attach to work already spread over them.
-    enoughRegistered = recovery != null;
+    schedulingStarted = recovery != null;
     events.write("target_changed", "target", target, "previous", 0, "reason", policyName.equals("static")
         ? "static allocation (executor.instances)" : "initial executors", "pending_tasks", 0, "running_tasks", 0,
         "policy", policyName);
@@ -811,19 +811,19 @@ public final class Driver implements DriverService.SessionHandler {
    * stage, and its map output all lands on one node.
    */
   private boolean enoughRegistered() {
-    if (enoughRegistered) {
+    if (schedulingStarted) {
       return true;
     }
     long waited = clock.nowMs() - registrationWaitStartMs;
     boolean byRatio = executors.size() >= initialExecutors * settings.minRegisteredRatio();
     if (byRatio || waited >= settings.maxRegisteredWait().toMillis()) {
-      enoughRegistered = true;
+      schedulingStarted = true;
       LOG.info("Scheduling tasks with {} of {} initial executor(s) registered, {}", executors.size(),
           initialExecutors, byRatio ? "at least elasticam.scheduler.minRegisteredResourcesRatio ("
               + settings.minRegisteredRatio() + ")" : "after waiting " + org.elasticam.conf.Durations.format(
               settings.maxRegisteredWait()) + " (elasticam.scheduler.maxRegisteredResourcesWaitingTime)");
     }
-    return enoughRegistered;
+    return schedulingStarted;
   }
 
   private void revive() {
