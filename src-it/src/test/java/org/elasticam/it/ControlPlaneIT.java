@@ -96,11 +96,11 @@ class ControlPlaneIT {
     // The live page and its API, straight and through the ResourceManager's web proxy.
     String proxied = "http://" + it.cluster.resourceManagerWebAddress() + "/proxy/" + id + "/";
     for (String base : List.of(status, proxied)) {
-      String page = body(base);
+      String page = ItCluster.httpBody(base);
       List<Document> svgs = ReportStructure.svgs(page);
       assertEquals(2, svgs.size(), base);
       assertTrue(ReportStructure.rects(svgs.get(1), "held") >= 1, "the executor timeline has the executor: " + base);
-      assertTrue(body(base + "api/v1/executors").startsWith("[{\"executor_id\""), base);
+      assertTrue(ItCluster.httpBody(base + "api/v1/executors").startsWith("[{\"executor_id\""), base);
     }
 
     ApplicationReport end = it.waitForEnd(id, Duration.ofSeconds(120));
@@ -186,24 +186,19 @@ class ControlPlaneIT {
   private static void secretsNeverLogged(ApplicationId id, byte[] secret) throws IOException {
     List<String> forms = new java.util.ArrayList<>();
     for (byte[] s : List.of(secret, RequestSigner.deriveShuffleSecret(secret))) {
-      forms.add(java.util.Base64.getEncoder().encodeToString(s));
-      forms.add(java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(s));
-      forms.add(java.util.HexFormat.of().formatHex(s));
+      forms.addAll(ItCluster.encodings(s));
     }
     int logs = 0;
     java.util.Set<String> rolling = new java.util.TreeSet<>();
-    try (Stream<Path> files = Files.walk(it.cluster.workDir())) {
-      for (Path f : files.filter(p -> Files.isRegularFile(p) && p.toString().contains("/logs/")
-          && p.toString().contains(id.toString())).toList()) {
-        String text = new String(Files.readAllBytes(f), java.nio.charset.StandardCharsets.ISO_8859_1);
-        logs++;
-        String name = f.getFileName().toString();
-        if ((name.equals("am.log") || name.equals("executor.log")) && text.contains(" INFO ")) {
-          rolling.add(name);
-        }
-        for (String form : forms) {
-          assertFalse(text.contains(form), "a secret is in " + f);
-        }
+    for (Path f : it.appLogFiles(id)) {
+      String text = new String(Files.readAllBytes(f), java.nio.charset.StandardCharsets.ISO_8859_1);
+      logs++;
+      String name = f.getFileName().toString();
+      if ((name.equals("am.log") || name.equals("executor.log")) && text.contains(" INFO ")) {
+        rolling.add(name);
+      }
+      for (String form : forms) {
+        assertFalse(text.contains(form), "a secret is in " + f);
       }
     }
     assertTrue(logs >= 2, "the AM's and the executor's logs were read: " + logs);
@@ -259,18 +254,6 @@ class ControlPlaneIT {
       while (in.read() >= 0) {
         // drain until the server closes
       }
-    }
-  }
-
-  private static String body(String url) throws IOException {
-    HttpURLConnection c = (HttpURLConnection) URI.create(url).toURL().openConnection();
-    c.setConnectTimeout(5000);
-    c.setReadTimeout(5000);
-    try (var in = c.getInputStream()) {
-      assertEquals(200, c.getResponseCode(), url);
-      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-    } finally {
-      c.disconnect();
     }
   }
 

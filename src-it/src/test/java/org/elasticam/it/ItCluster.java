@@ -166,6 +166,34 @@ final class ItCluster implements AutoCloseable {
     throw new AssertionError("no application started in time");
   }
 
+  /** Every file of the application's container logs, on every node. */
+  List<Path> appLogFiles(ApplicationId id) throws IOException {
+    try (java.util.stream.Stream<Path> files = Files.walk(cluster.workDir())) {
+      return files.filter(p -> Files.isRegularFile(p) && p.toString().contains("/logs/")
+          && p.toString().contains(id.toString())).toList();
+    }
+  }
+
+  /** A secret as logs or pages could show it: base64, URL-safe base64 without padding, hex. */
+  static List<String> encodings(byte[] secret) {
+    return List.of(java.util.Base64.getEncoder().encodeToString(secret),
+        java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(secret),
+        java.util.HexFormat.of().formatHex(secret));
+  }
+
+  /** The body of a GET that must answer 200. */
+  static String httpBody(String url) throws IOException {
+    java.net.HttpURLConnection c = (java.net.HttpURLConnection) java.net.URI.create(url).toURL().openConnection();
+    c.setConnectTimeout(5000);
+    c.setReadTimeout(10_000);
+    try (var in = c.getInputStream()) {
+      org.junit.jupiter.api.Assertions.assertEquals(200, c.getResponseCode(), url);
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } finally {
+      c.disconnect();
+    }
+  }
+
   static List<JsonNode> ofType(List<JsonNode> events, String type) {
     return events.stream().filter(e -> e.path("event").asText().equals(type)).toList();
   }

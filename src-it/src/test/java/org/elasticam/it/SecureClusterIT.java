@@ -162,7 +162,7 @@ class SecureClusterIT {
     StringBuilder pages = new StringBuilder();
     for (String page : List.of("", "status", "api/v1/executors", "api/v1/stages", "api/v1/timeline",
         "api/v1/decisions", "api/v1/conf")) {
-      pages.append(get(ui + page)).append('\n');
+      pages.append(ItCluster.httpBody(ui + page)).append('\n');
     }
     ItCluster.ClientRun run = job.get();
     assertEquals(0, run.exitCode(), run.out() + run.err());
@@ -227,11 +227,11 @@ class SecureClusterIT {
     List<String> forms = new ArrayList<>();
     for (Credentials c : containerTokens(id).values()) {
       for (Token<?> t : c.getAllTokens()) {
-        forms.addAll(encodings(t.getPassword()));
+        forms.addAll(ItCluster.encodings(t.getPassword()));
         forms.add(t.encodeToUrlString());
       }
       for (org.apache.hadoop.io.Text alias : c.getAllSecretKeys()) {
-        forms.addAll(encodings(c.getSecretKey(alias)));
+        forms.addAll(ItCluster.encodings(c.getSecretKey(alias)));
       }
     }
     assertTrue(forms.size() >= 3 * 4, "the AM's AMRMToken, HDFS token and app secret at least: " + forms.size());
@@ -241,11 +241,8 @@ class SecureClusterIT {
     try (java.io.InputStream in = secure.fileSystem().open(new Path(EVENTS, id + ".jsonl"))) {
       texts.put("event log", new String(in.readAllBytes(), StandardCharsets.ISO_8859_1));
     }
-    try (Stream<java.nio.file.Path> files = Files.walk(it.cluster.workDir())) {
-      for (java.nio.file.Path f : files.filter(p -> Files.isRegularFile(p) && p.toString().contains("/logs/")
-          && p.toString().contains(id.toString())).toList()) {
-        texts.put(f.toString(), new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1));
-      }
+    for (java.nio.file.Path f : it.appLogFiles(id)) {
+      texts.put(f.toString(), new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1));
     }
     assertTrue(texts.keySet().stream().filter(k -> k.endsWith("executor.log")).count() >= 2, texts.keySet().toString());
     for (Map.Entry<String, String> text : texts.entrySet()) {
@@ -254,12 +251,6 @@ class SecureClusterIT {
       }
     }
     return texts.size();
-  }
-
-  private static List<String> encodings(byte[] secret) {
-    return List.of(java.util.Base64.getEncoder().encodeToString(secret),
-        java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(secret),
-        java.util.HexFormat.of().formatHex(secret));
   }
 
   /** The keytab is localized for the AM container alone: no executor's work dir links to it. */
@@ -273,16 +264,6 @@ class SecureClusterIT {
         .map(c -> c.getFileName().toString()).toList();
     assertEquals(1, holders.size(), "only one container holds the keytab: " + holders + " of " + containers);
     assertTrue(holders.get(0).endsWith("_01_000001"), "the AM's: " + holders);
-  }
-
-  private static String get(String url) throws IOException {
-    java.net.HttpURLConnection c = (java.net.HttpURLConnection) java.net.URI.create(url).toURL().openConnection();
-    c.setConnectTimeout(5_000);
-    c.setReadTimeout(10_000);
-    try (java.io.InputStream in = c.getResponseCode() < 400 ? c.getInputStream() : c.getErrorStream()) {
-      assertEquals(200, c.getResponseCode(), url);
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
   }
 
   private static void awaitEvents(ApplicationId id, String type, int count) throws Exception {
