@@ -21,6 +21,9 @@ import java.util.Optional;
  *       which has run yet gets one executor at once when no slot frees for it within L, so that it
  *       is measured soon instead of waiting behind other stages.</li>
  * </ul>
+ *
+ * <p>Idle slots are capacity, but while tasks wait beside them (delay scheduling holds those tasks
+ * for their preferred hosts) only from when the locality wait releases the tasks to them.
  */
 final class BacklogSizing {
 
@@ -32,9 +35,11 @@ final class BacklogSizing {
   }
 
   private final TaskEstimates estimates;
+  private final long localityWaitMs;
 
-  BacklogSizing(TaskEstimates estimates) {
+  BacklogSizing(TaskEstimates estimates, long localityWaitMs) {
     this.estimates = estimates;
+    this.localityWaitMs = localityWaitMs;
   }
 
   /** The executors the backlog is worth: at least what we have, at most unbounded (the caller caps). */
@@ -63,9 +68,10 @@ final class BacklogSizing {
       freeBeforeHorizon += estimates.freeBefore(load.stageId(), load.attempt(), d.get(), horizon, nowMs);
     }
     double slots = fleet.slotsPerExecutor();
-    double idleSlots = usableIdleSlots(loads, fleet);
+    double idleSlots = idleSlots(fleet);
     double comingSlots = Math.max(0, (fleet.have() - fleet.registered()) * slots);
-    freeBeforeHorizon += idleSlots * horizon + comingSlots * (horizon - latencyMs);
+    freeBeforeHorizon += idleSlots * Math.max(0, horizon - idleSlotsFreeAfterMs(loads, idleSlots))
+        + comingSlots * (horizon - latencyMs);
     if (pendingWork <= freeBeforeHorizon) {
       return fleet.have();
     }
@@ -98,21 +104,27 @@ final class BacklogSizing {
       return 0;
     }
     double slots = fleet.slotsPerExecutor();
-    freeWithinLatency += usableIdleSlots(loads, fleet)
+    double idleSlots = idleSlots(fleet);
+    freeWithinLatency += (idleSlotsFreeAfterMs(loads, idleSlots) <= latencyMs ? idleSlots : 0)
         + Math.max(0, (fleet.have() - fleet.registered()) * slots);
     double spare = Math.max(0, freeWithinLatency - measuredPending);
     return (long) Math.ceil(Math.max(0, wanted - spare) / slots);
   }
 
+  /** Slots of registered executors that run no task. */
+  private double idleSlots(Fleet fleet) {
+    return Math.max(0, fleet.registered() * (double) fleet.slotsPerExecutor() - estimates.running());
+  }
+
   /**
-   * Idle slots the waiting tasks can use: none while tasks wait beside idle slots, because the
-   * task scheduler offers every idle slot at once, so a task that still waits is held back from
-   * them (it prefers other hosts and delay scheduling keeps it for them, or it is excluded there).
-   * Executors asked for now are placed on the hosts those tasks prefer.
+   * From when the waiting tasks can use the idle slots: at once, unless tasks already wait beside
+   * them — the task scheduler offers every idle slot at once, so a task that still waits is held
+   * back for its preferred hosts by delay scheduling, and takes an idle slot once its locality wait
+   * runs out. Counting those slots as no capacity at all (an earlier rule) asked for executors on
+   * the preferred hosts that arrived after the wait had handed the tasks to the idle ones.
    */
-  private double usableIdleSlots(List<WorkloadTracker.StageLoad> loads, Fleet fleet) {
-    double idle = Math.max(0, fleet.registered() * (double) fleet.slotsPerExecutor() - estimates.running());
-    return idle >= 1 && loads.stream().anyMatch(l -> l.pending() > 0) ? 0 : idle;
+  private double idleSlotsFreeAfterMs(List<WorkloadTracker.StageLoad> loads, double idleSlots) {
+    return idleSlots >= 1 && loads.stream().anyMatch(l -> l.pending() > 0) ? localityWaitMs : 0;
   }
 
   /** No task of the stage finished, and its oldest has run for at least L: its tasks are long. */

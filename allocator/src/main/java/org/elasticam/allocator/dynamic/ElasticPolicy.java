@@ -51,7 +51,7 @@ public final class ElasticPolicy extends TrackingPolicy {
   private final TaskEstimates estimates = new TaskEstimates();
   private final ReuseGaps reuseGaps = new ReuseGaps();
   private final Utilization utilization = new Utilization();
-  private final BacklogSizing sizing = new BacklogSizing(estimates);
+  private final BacklogSizing sizing = new BacklogSizing(estimates, s.localityWait().toMillis());
   private final StragglerHolds holds = new StragglerHolds();
   private final StartLatencyModel latencies = new StartLatencyModel();
   /** When the executors removed since the last new stage had gone idle: regret shows up as a gap too. */

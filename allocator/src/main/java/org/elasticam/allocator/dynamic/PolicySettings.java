@@ -11,10 +11,12 @@ import org.elasticam.conf.ShuffleKeys;
  *
  * @param initialExecutors max(min, initial, executor.instances), as Spark
  * @param shuffleTrackingActive tracking on and no shuffle service: executors keep shuffle output alive
+ * @param localityWait how long the task scheduler holds a task back from a free slot off its preferred hosts
  */
 public record PolicySettings(int minExecutors, int maxExecutors, int initialExecutors, double allocationRatio,
     int executorCores, int taskCpus, Duration backlogTimeout, Duration sustainedBacklogTimeout,
-    Duration idleTimeout, Duration cachedIdleTimeout, Duration shuffleTimeout, boolean shuffleTrackingActive) {
+    Duration idleTimeout, Duration cachedIdleTimeout, Duration shuffleTimeout, boolean shuffleTrackingActive,
+    Duration localityWait) {
 
   public static PolicySettings from(ElasticConf conf) {
     return new PolicySettings(
@@ -29,7 +31,8 @@ public record PolicySettings(int minExecutors, int maxExecutors, int initialExec
         conf.get(DynamicAllocationKeys.IDLE_TIMEOUT),
         conf.get(DynamicAllocationKeys.CACHED_IDLE_TIMEOUT),
         conf.get(DynamicAllocationKeys.SHUFFLE_TRACKING_TIMEOUT),
-        conf.get(DynamicAllocationKeys.SHUFFLE_TRACKING) && !conf.get(ShuffleKeys.SERVICE_ENABLED));
+        conf.get(DynamicAllocationKeys.SHUFFLE_TRACKING) && !conf.get(ShuffleKeys.SERVICE_ENABLED),
+        conf.get(ExecutorKeys.LOCALITY_WAIT));
   }
 
   /** Tasks one executor runs at once. */

@@ -14,8 +14,12 @@ class ElasticPolicyTest {
   private long now = 100_000;
 
   private static ElasticPolicy policy(int min, int max, int initial, Duration idle) {
+    return policy(min, max, initial, idle, Duration.ofSeconds(3));
+  }
+
+  private static ElasticPolicy policy(int min, int max, int initial, Duration idle, Duration localityWait) {
     return new ElasticPolicy(new PolicySettings(min, max, initial, 1.0, 1, 1, Duration.ofSeconds(1),
-        Duration.ofSeconds(1), idle, Durations.INFINITE, Durations.INFINITE, false));
+        Duration.ofSeconds(1), idle, Durations.INFINITE, Durations.INFINITE, false, localityWait));
   }
 
   private static ElasticPolicy policy(int min, int max, int initial) {
@@ -142,23 +146,28 @@ class ElasticPolicyTest {
   }
 
   @Test
-  void idleSlotsThatTasksWaitBesideAreNoCapacity() {
-    ElasticPolicy beside = policy(0, 100, 0);
+  void idleSlotsThatTasksWaitBesideCountFromWhenTheLocalityWaitReleasesThem() {
+    ElasticPolicy shortWait = policy(0, 100, 0, Duration.ofSeconds(60), Duration.ofSeconds(3));
+    ElasticPolicy longWait = policy(0, 100, 0, Duration.ofSeconds(60), Duration.ofSeconds(30));
     ElasticPolicy alone = policy(0, 100, 0);
-    for (ElasticPolicy p : List.of(beside, alone)) {
+    for (ElasticPolicy p : List.of(shortWait, longWait, alone)) {
       executors(p, 10, 1_000);
       p.stageSubmitted(StageInfo.simple(0, 60), now);
       finishTasks(p, 0, 0, 10, 500);
     }
-    // beside: 40 tasks of 0.5 s wait while 9 executors idle (they prefer other hosts).
-    beside.taskStarted(new TaskInfo(0, 0, 10, "10", false), now);
+    // shortWait, longWait: 40 tasks of 0.5 s wait while 9 executors idle (they prefer other hosts).
+    for (ElasticPolicy p : List.of(shortWait, longWait)) {
+      p.taskStarted(new TaskInfo(0, 0, 10, "10", false), now);
+    }
     for (int i = 10; i < 20; i++) {
       alone.taskStarted(new TaskInfo(0, 0, i, String.valueOf(i - 9), false), now);
     }
-    int besideTarget = beside.tick(now + 100).target();
     int aloneTarget = alone.tick(now + 100).target();
+    int shortTarget = shortWait.tick(now + 100).target();
+    int longTarget = longWait.tick(now + 100).target();
     assertEquals(10, aloneTarget, "40 tasks of 0.5 s: 10 busy executors finish them within 3 start latencies");
-    assertTrue(besideTarget > 10, "idle executors the waiting tasks do not take: ask where they run " + besideTarget);
+    assertEquals(10, shortTarget, "after a 3 s wait the 9 idle executors take the 20 s of tasks before new ones would");
+    assertTrue(longTarget > 10, "a 30 s wait keeps the tasks off the idle executors: ask where they run " + longTarget);
   }
 
   @Test
