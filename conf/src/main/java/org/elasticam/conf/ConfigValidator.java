@@ -106,6 +106,11 @@ final class ConfigValidator {
     if (initial.isPresent() && (initial.get() < min || initial.get() > max)) {
       rule(INITIAL_EXECUTORS, "must be between minExecutors (" + min + ") and maxExecutors (" + max + ")");
     }
+    if (ok(DynamicAllocationKeys.ELASTIC_WORTH_BUSY, DynamicAllocationKeys.ELASTIC_WORTH_IDLE)
+        && conf.get(DynamicAllocationKeys.ELASTIC_WORTH_IDLE) < conf.get(DynamicAllocationKeys.ELASTIC_WORTH_BUSY)) {
+      rule(DynamicAllocationKeys.ELASTIC_WORTH_IDLE, "must be >= elasticam.dynamicAllocation.elastic.worthLatencies.busy ("
+          + conf.get(DynamicAllocationKeys.ELASTIC_WORTH_BUSY) + ")");
+    }
     boolean dynamic = ok(DynamicAllocationKeys.ENABLED) && conf.get(DynamicAllocationKeys.ENABLED);
     Optional<Integer> instances = conf.getOptional(ExecutorKeys.INSTANCES);
     if (dynamic && instances.isPresent() && instances.get() > max) {

@@ -42,6 +42,15 @@ class ConfigValidationTest {
   }
 
   @Test
+  void elasticBarWhenIdleBelowTheBarWhenBusy() {
+    assertOneProblem("elasticam.dynamicAllocation.elastic.worthLatencies.idle = '2': must be >= "
+        + "elasticam.dynamicAllocation.elastic.worthLatencies.busy (3.0)",
+        "elasticam.dynamicAllocation.elastic.worthLatencies.busy", "3", "elasticam.dynamicAllocation.elastic.worthLatencies.idle", "2");
+    assertOneProblem("elasticam.dynamicAllocation.elastic.worthLatencies.busy = '0': must be > 0 and <= 1000",
+        "elasticam.dynamicAllocation.elastic.worthLatencies.busy", "0");
+  }
+
+  @Test
   void initialOutsideBounds() {
     assertOneProblem("elasticam.dynamicAllocation.initialExecutors = '9': must be between minExecutors (1) and maxExecutors (4)",
         "elasticam.dynamicAllocation.minExecutors", "1", "elasticam.dynamicAllocation.maxExecutors", "4",

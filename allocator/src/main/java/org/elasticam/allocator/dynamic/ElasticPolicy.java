@@ -36,13 +36,6 @@ public final class ElasticPolicy extends TrackingPolicy {
   static final double IDLE_LATENCIES = 1.0;
   /** The shortest idle time before removal, whatever the start latency. */
   static final Duration MIN_IDLE = Duration.ofSeconds(2);
-  /**
-   * A new executor is worth asking for when it would find at least this many start latencies of
-   * work: from {@link #WORTH_LATENCIES_BUSY} when the executors we have were busy lately (a new one
-   * will be kept busy after this backlog too), to {@link #WORTH_LATENCIES_IDLE} when they idled.
-   */
-  static final double WORTH_LATENCIES_BUSY = 3.0;
-  static final double WORTH_LATENCIES_IDLE = 6.0;
   /** Kept beyond the usual reuse gap, so a reuse that comes a little late still finds its executor. */
   static final long REUSE_MARGIN_MS = 500;
   /** The start latency assumed before one was observed. */
@@ -197,10 +190,14 @@ public final class ElasticPolicy extends TrackingPolicy {
     return why + " " + next + " executor(s): +" + (next - old) + " (need " + needed + ")";
   }
 
-  /** How much work a new executor must find, given how busy our executors were lately. */
+  /**
+   * How many start latencies of work a new executor must find, given how busy our executors were
+   * lately: {@code worthLatencies.busy} when every slot ran a task (a new one will be kept busy
+   * after this backlog too), up to {@code worthLatencies.idle} when they idled.
+   */
   double worthLatencies() {
     double busy = utilization.busyShare();
-    return WORTH_LATENCIES_BUSY + (WORTH_LATENCIES_IDLE - WORTH_LATENCIES_BUSY) * (1 - busy);
+    return s.worthLatenciesBusy() + (s.worthLatenciesIdle() - s.worthLatenciesBusy()) * (1 - busy);
   }
 
   /**

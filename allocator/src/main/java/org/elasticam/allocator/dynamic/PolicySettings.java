@@ -12,11 +12,13 @@ import org.elasticam.conf.ShuffleKeys;
  * @param initialExecutors max(min, initial, executor.instances), as Spark
  * @param shuffleTrackingActive tracking on and no shuffle service: executors keep shuffle output alive
  * @param localityWait how long the task scheduler holds a task back from a free slot off its preferred hosts
+ * @param worthLatenciesBusy elastic: work, in start latencies, a new executor must find when ours were busy
+ * @param worthLatenciesIdle the same when ours idled
  */
 public record PolicySettings(int minExecutors, int maxExecutors, int initialExecutors, double allocationRatio,
     int executorCores, int taskCpus, Duration backlogTimeout, Duration sustainedBacklogTimeout,
     Duration idleTimeout, Duration cachedIdleTimeout, Duration shuffleTimeout, boolean shuffleTrackingActive,
-    Duration localityWait) {
+    Duration localityWait, double worthLatenciesBusy, double worthLatenciesIdle) {
 
   public static PolicySettings from(ElasticConf conf) {
     return new PolicySettings(
@@ -32,7 +34,9 @@ public record PolicySettings(int minExecutors, int maxExecutors, int initialExec
         conf.get(DynamicAllocationKeys.CACHED_IDLE_TIMEOUT),
         conf.get(DynamicAllocationKeys.SHUFFLE_TRACKING_TIMEOUT),
         conf.get(DynamicAllocationKeys.SHUFFLE_TRACKING) && !conf.get(ShuffleKeys.SERVICE_ENABLED),
-        conf.get(ExecutorKeys.LOCALITY_WAIT));
+        conf.get(ExecutorKeys.LOCALITY_WAIT),
+        conf.get(DynamicAllocationKeys.ELASTIC_WORTH_BUSY),
+        conf.get(DynamicAllocationKeys.ELASTIC_WORTH_IDLE));
   }
 
   /** Tasks one executor runs at once. */

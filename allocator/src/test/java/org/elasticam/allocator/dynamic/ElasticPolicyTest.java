@@ -19,7 +19,7 @@ class ElasticPolicyTest {
 
   private static ElasticPolicy policy(int min, int max, int initial, Duration idle, Duration localityWait) {
     return new ElasticPolicy(new PolicySettings(min, max, initial, 1.0, 1, 1, Duration.ofSeconds(1),
-        Duration.ofSeconds(1), idle, Durations.INFINITE, Durations.INFINITE, false, localityWait));
+        Duration.ofSeconds(1), idle, Durations.INFINITE, Durations.INFINITE, false, localityWait, 2.2, 10.0));
   }
 
   private static ElasticPolicy policy(int min, int max, int initial) {

@@ -22,7 +22,7 @@ class SparkPolicyTest {
 
   private static PolicySettings settings(int min, int max, int initial, int cores, double ratio) {
     return new PolicySettings(min, max, initial, ratio, cores, 1, Duration.ofSeconds(1), Duration.ofSeconds(2),
-        Duration.ofSeconds(3), Durations.INFINITE, Durations.INFINITE, false, Duration.ofSeconds(3));
+        Duration.ofSeconds(3), Durations.INFINITE, Durations.INFINITE, false, Duration.ofSeconds(3), 2.2, 10.0);
   }
 
   private static SparkPolicy policy(int min, int max, int initial) {
