@@ -16,8 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Spark's dynamic allocation on a real cluster: the 1, 3, 7 ramp on a backlog, idle executors
- * removed the idle timeout after their last task and not before, and never one running a task.
+ * Dynamic allocation on a real cluster. Spark's policy: the 1, 3, 7 ramp on a backlog, idle
+ * executors removed the idle timeout after their last task and not before, and never one running
+ * a task. Ours: the backlog's executors asked for without a ramp, idle ones removed after seconds
+ * rather than the user's minute, within the same bounds and never one running a task.
  */
 @Timeout(240)
 class DynamicAllocationIT {
@@ -44,7 +46,7 @@ class DynamicAllocationIT {
       t0.append(i == 0 ? "" : ",").append(task(i, 3_000));
     }
     String s0 = stage(0, "[]", 0, 3_000, t0.toString());
-    String s1 = stage(1, "[0]", 3_000, 20_000, task(0, 20_000));
+    String s1 = stage(1, "[0]", 3_000, 30_000, task(0, 30_000));
     Path f = Files.createTempFile("dynamic", ".trace.jsonl");
     Files.writeString(f, s0 + "\n" + s1 + "\n");
     return f;
@@ -60,6 +62,61 @@ class DynamicAllocationIT {
     return "{\"task_id\":" + index + ",\"index\":" + index + ",\"attempt\":0,\"launch_ms\":0,\"duration_ms\":" + ms
         + ",\"run_ms\":" + ms + ",\"executor\":\"1\",\"host\":\"h\",\"locality\":\"ANY\",\"speculative\":false,"
         + "\"status\":\"SUCCESS\"}";
+  }
+
+  @Test
+  void elasticAsksForTheBacklogAndRemovesIdleExecutorsWithinItsBounds() throws Exception {
+    ItCluster.ClientRun run = it.client("submit",
+        "--conf", "elasticam.dynamicAllocation.enabled=true",
+        "--conf", "elasticam.dynamicAllocation.policy=elastic",
+        "--conf", "elasticam.dynamicAllocation.minExecutors=1",
+        "--conf", "elasticam.dynamicAllocation.maxExecutors=7",
+        "--conf", "elasticam.dynamicAllocation.executorIdleTimeout=60s",
+        "--conf", "elasticam.executor.memory=256m",
+        "trace", "--file", trace().toString());
+    assertEquals(0, run.exitCode(), run.out() + run.err());
+    List<JsonNode> events = it.events(run.appId());
+
+    List<JsonNode> changes = ItCluster.ofType(events, "target_changed");
+    int highest = 0;
+    for (JsonNode e : changes) {
+      int t = e.path("target").asInt();
+      highest = Math.max(highest, t);
+      assertTrue(t >= 1 && t <= 7, "target within [min, max]: " + e);
+      if (t > e.path("previous").asInt() && !e.path("reason").asText().startsWith("initial")) {
+        assertTrue(e.path("reason").asText().startsWith("the backlog is worth"), "a rise says what the backlog is worth: " + e);
+      }
+    }
+    assertEquals(7, highest, "21 tasks of 3 s are worth more than max executors");
+
+    assertTrue(ItCluster.ofType(events, "task_end").stream().allMatch(t -> t.path("attempt").asInt() == 0),
+        "no task had to run again: no executor was removed while running one");
+    Map<String, Long> lastTaskEnd = new HashMap<>();
+    Map<String, String> executorOfContainer = new HashMap<>();
+    int live = 0;
+    int removedIdle = 0;
+    for (JsonNode e : events) {
+      switch (e.path("event").asText()) {
+        case "executor_registered" -> {
+          executorOfContainer.put(e.path("container_id").asText(), e.path("executor_id").asText());
+          live++;
+        }
+        case "task_end" -> lastTaskEnd.put(e.path("executor_id").asText(), e.path("ts").asLong());
+        case "container_released" -> {
+          if (e.path("reason").asText().startsWith("idle")) {
+            removedIdle++;
+            live--;
+            String exec = executorOfContainer.get(e.path("container_id").asText());
+            long idleFor = e.path("ts").asLong() - lastTaskEnd.getOrDefault(exec, 0L);
+            assertTrue(idleFor >= 2_000, "executor " + exec + " removed after only " + idleFor + " ms idle");
+            assertTrue(idleFor < 30_000, "executor " + exec + " kept " + idleFor + " ms idle, half the user's 60 s or more: elastic keeps one for seconds");
+            assertTrue(live >= 1, "never below minExecutors");
+          }
+        }
+        default -> { }
+      }
+    }
+    assertTrue(removedIdle >= 3, "idle executors were removed during the 30 s task: " + removedIdle);
   }
 
   @Test
