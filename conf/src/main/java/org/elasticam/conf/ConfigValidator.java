@@ -64,6 +64,7 @@ final class ConfigValidator {
 
   private void crossKeyRules() {
     dynamicAllocationBounds();
+    elasticBar();
     if (ok(ExecutorKeys.CORES, ExecutorKeys.TASK_CPUS)
         && conf.get(ExecutorKeys.CORES) < conf.get(ExecutorKeys.TASK_CPUS)) {
       rule(ExecutorKeys.CORES, "must be >= elasticam.task.cpus (" + conf.get(ExecutorKeys.TASK_CPUS) + ")");
@@ -106,16 +107,20 @@ final class ConfigValidator {
     if (initial.isPresent() && (initial.get() < min || initial.get() > max)) {
       rule(INITIAL_EXECUTORS, "must be between minExecutors (" + min + ") and maxExecutors (" + max + ")");
     }
-    if (ok(DynamicAllocationKeys.ELASTIC_WORTH_BUSY, DynamicAllocationKeys.ELASTIC_WORTH_IDLE)
-        && conf.get(DynamicAllocationKeys.ELASTIC_WORTH_IDLE) < conf.get(DynamicAllocationKeys.ELASTIC_WORTH_BUSY)) {
-      rule(DynamicAllocationKeys.ELASTIC_WORTH_IDLE, "must be >= elasticam.dynamicAllocation.elastic.worthLatencies.busy ("
-          + conf.get(DynamicAllocationKeys.ELASTIC_WORTH_BUSY) + ")");
-    }
     boolean dynamic = ok(DynamicAllocationKeys.ENABLED) && conf.get(DynamicAllocationKeys.ENABLED);
     Optional<Integer> instances = conf.getOptional(ExecutorKeys.INSTANCES);
     if (dynamic && instances.isPresent() && instances.get() > max) {
       rule(ExecutorKeys.INSTANCES, "with dynamic allocation, must be <= elasticam.dynamicAllocation.maxExecutors ("
           + max + ")");
+    }
+  }
+
+  /** The elastic policy's bar for a new executor rises from its busy value to its idle one. */
+  private void elasticBar() {
+    if (ok(DynamicAllocationKeys.ELASTIC_WORTH_BUSY, DynamicAllocationKeys.ELASTIC_WORTH_IDLE)
+        && conf.get(DynamicAllocationKeys.ELASTIC_WORTH_IDLE) < conf.get(DynamicAllocationKeys.ELASTIC_WORTH_BUSY)) {
+      rule(DynamicAllocationKeys.ELASTIC_WORTH_IDLE, "must be >= elasticam.dynamicAllocation.elastic.worthLatencies.busy ("
+          + conf.get(DynamicAllocationKeys.ELASTIC_WORTH_BUSY) + ")");
     }
   }
 
