@@ -1,5 +1,6 @@
 package org.elasticam.allocator.dynamic;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -45,8 +46,13 @@ final class BacklogSizing {
   /** The executors the backlog is worth: at least what we have, at most unbounded (the caller caps). */
   int worth(List<WorkloadTracker.StageLoad> loads, Fleet fleet, double latencyMs, double worthLatencies,
       long nowMs) {
-    int measured = measuredWorth(loads, fleet, latencyMs, worthLatencies, nowMs);
-    long unmeasured = fleet.have() + unmeasuredExtra(loads, fleet, latencyMs, nowMs);
+    // Each stage's duration once: it is a Kaplan-Meier estimate over up to thousands of tasks.
+    List<Optional<TaskEstimates.Duration>> durations = new ArrayList<>(loads.size());
+    for (WorkloadTracker.StageLoad load : loads) {
+      durations.add(estimates.taskMs(load.stageId(), load.attempt(), nowMs));
+    }
+    int measured = measuredWorth(loads, durations, fleet, latencyMs, worthLatencies, nowMs);
+    long unmeasured = fleet.have() + unmeasuredExtra(loads, durations, fleet, latencyMs, nowMs);
     return (int) Math.min(Integer.MAX_VALUE, Math.max(measured, unmeasured));
   }
 
@@ -54,13 +60,14 @@ final class BacklogSizing {
    * The measured stages' pending work over the slots we have (busy ones free as their tasks end,
    * requested ones arrive after L): new executors each finding at least the bar of work.
    */
-  private int measuredWorth(List<WorkloadTracker.StageLoad> loads, Fleet fleet, double latencyMs,
-      double worthLatencies, long nowMs) {
+  private int measuredWorth(List<WorkloadTracker.StageLoad> loads, List<Optional<TaskEstimates.Duration>> durations,
+      Fleet fleet, double latencyMs, double worthLatencies, long nowMs) {
     double horizon = (1 + worthLatencies) * latencyMs;
     double pendingWork = 0;
     double freeBeforeHorizon = 0;
-    for (WorkloadTracker.StageLoad load : loads) {
-      Optional<TaskEstimates.Duration> d = estimates.taskMs(load.stageId(), load.attempt(), nowMs);
+    for (int i = 0; i < loads.size(); i++) {
+      WorkloadTracker.StageLoad load = loads.get(i);
+      Optional<TaskEstimates.Duration> d = durations.get(i);
       if (d.isEmpty() || isLongUnmeasured(d.get(), latencyMs)) {
         continue;
       }
@@ -84,13 +91,14 @@ final class BacklogSizing {
    * task of a long unmeasured stage, and one per stage nothing of which has run, less the slots
    * that free within L and that the measured stages' waiting tasks do not take first.
    */
-  private long unmeasuredExtra(List<WorkloadTracker.StageLoad> loads, Fleet fleet, double latencyMs,
-      long nowMs) {
+  private long unmeasuredExtra(List<WorkloadTracker.StageLoad> loads, List<Optional<TaskEstimates.Duration>> durations,
+      Fleet fleet, double latencyMs, long nowMs) {
     long wanted = 0;
     long measuredPending = 0;
     double freeWithinLatency = 0;
-    for (WorkloadTracker.StageLoad load : loads) {
-      Optional<TaskEstimates.Duration> d = estimates.taskMs(load.stageId(), load.attempt(), nowMs);
+    for (int i = 0; i < loads.size(); i++) {
+      WorkloadTracker.StageLoad load = loads.get(i);
+      Optional<TaskEstimates.Duration> d = durations.get(i);
       if (d.isEmpty()) {
         wanted += load.pending() > 0 ? 1 : 0;
       } else if (isLongUnmeasured(d.get(), latencyMs)) {
