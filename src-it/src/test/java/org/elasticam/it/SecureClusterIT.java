@@ -79,7 +79,13 @@ class SecureClusterIT {
         .withConf(secure.siteKeys())
         // Without it a later AM attempt on another node cannot be localized once the submission's
         // tokens are past their maximum lifetime (see the last test).
-        .withConf(YarnConfiguration.RM_PROXY_USER_PRIVILEGES_ENABLED, "true"));
+        .withConf(YarnConfiguration.RM_PROXY_USER_PRIVILEGES_ENABLED, "true")
+        // The last test needs its second AM attempt on the other node. YARN keeps a failed AM's
+        // node out of the next attempt's way only when asked to (off by default), and only while
+        // the nodes so excluded are fewer than the threshold times the cluster's nodes (0.2 by
+        // default: none of two). 0.8 lets one of two be excluded.
+        .withConf(YarnConfiguration.AM_SCHEDULING_NODE_BLACKLISTING_ENABLED, "true")
+        .withConf(YarnConfiguration.AM_SCHEDULING_NODE_BLACKLISTING_DISABLE_THRESHOLD, "0.8"));
   }
 
   @AfterAll
