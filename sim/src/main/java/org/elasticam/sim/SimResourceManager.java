@@ -20,10 +20,13 @@ import org.elasticam.allocator.model.Grant;
  * reported completed (ABORTED, as YARN reports containers the AM released) in the response to the
  * heartbeat that carried the release.
  *
- * <p>Where a grant lands: on one of the hosts the request names, the one holding fewest of the
- * application's containers (ties to the first named), since YARN grants node-local requests on the
- * named nodes; requests naming none go round-robin over all hosts. The cluster is one rack
- * ({@link SimParams#RACK}), as a cluster without a topology script.
+ * <p>Where a grant lands: every host holds at most its share of the capacity (capacity / hosts,
+ * rounded up), as a NodeManager offers only its own memory and cores. A request lands on the named
+ * host holding fewest of the application's containers (ties to the first named), since YARN grants
+ * node-local requests on the named nodes; when every named host is full, on the least loaded host
+ * with room, as YARN relaxes a node-local request to its rack (the cluster is one rack, {@link
+ * SimParams#RACK}, as a cluster without a topology script) and then to any host. Requests naming
+ * none go round-robin over the hosts with room.
  *
  * <p>Granted requests stay in the table until the AM withdraws them ({@link #withdraw}), as with
  * AMRMClient, whose absolute counts overwrite the ResourceManager's: the AM withdraws the ask the
@@ -38,6 +41,8 @@ final class SimResourceManager {
 
   private final long grantMs;
   private final int capacity;
+  /** The containers one host holds at most: its share of the capacity. */
+  private final int perHost;
   private final List<String> hosts;
   private final Map<AskId, Request> table = new LinkedHashMap<>();
   private final Map<ContainerRef, String> held = new LinkedHashMap<>();
@@ -50,6 +55,7 @@ final class SimResourceManager {
     this.grantMs = grantMs;
     this.capacity = capacity;
     this.hosts = List.copyOf(hosts);
+    this.perHost = (capacity + hosts.size() - 1) / hosts.size();
   }
 
   /** A container request the AM added; it reaches us with the next heartbeat. */
@@ -91,12 +97,30 @@ final class SimResourceManager {
   }
 
   private Grant grant(Request r) {
-    String host = r.hosts.isEmpty() ? hosts.get(roundRobin++ % hosts.size()) : leastLoaded(r.hosts);
+    String host = r.hosts.isEmpty() ? nextWithRoom() : leastLoaded(r.hosts);
+    if (!hasRoom(host)) {
+      host = leastLoaded(hosts);
+    }
     ContainerRef c = new ContainerRef(String.format(Locale.ROOT, "container_%d_0001_01_%06d",
         EventLogSink.EPOCH_BASE_MS, nextContainer++));
     held.put(c, host);
     heldOnHost.merge(host, 1, Integer::sum);
     return new Grant(c, host, SimParams.RACK, r.localityFree);
+  }
+
+  private boolean hasRoom(String host) {
+    return heldOnHost.getOrDefault(host, 0) < perHost;
+  }
+
+  /** The next host with room in round-robin order; the caller knows the cluster has room. */
+  private String nextWithRoom() {
+    for (int i = 0; i < hosts.size(); i++) {
+      String h = hosts.get(roundRobin++ % hosts.size());
+      if (hasRoom(h)) {
+        return h;
+      }
+    }
+    throw new IllegalStateException("no host has room under capacity " + capacity);
   }
 
   private String leastLoaded(List<String> named) {

@@ -53,7 +53,10 @@
  *   <li><b>Cluster, {@code --hosts 20 --capacity 500}.</b> Not measured: a mid-size shared cluster
  *       (25 one-core containers per host); 500 is the issue's benchmark setting. It binds only on
  *       the traces whose stages have thousands of short tasks (the RAPIDS query runs). Capacity
- *       caps the containers the application holds at once; hosts spread them and carry locality.
+ *       caps the containers the application holds at once, and each host holds at most its share
+ *       (capacity / hosts): a request naming hosts that are full lands on another host, as YARN
+ *       relaxes a node-local request, instead of stacking every executor of a job whose tasks
+ *       prefer two hosts on those two (which no NodeManager's memory allows). Hosts carry locality.
  *       One rack, {@code /default-rack}, as Hadoop's RackResolver names every host of a cluster
  *       without a topology script — so the task scheduler's rack-local level means "any host".</li>
  *   <li><b>Executors</b> have {@code elasticam.executor.cores} cores (default 1) and run

@@ -43,6 +43,27 @@ class SimPartsTest {
     assertEquals(List.of("h1", "h2"), rm.allocate(0).grants().stream().map(Grant::host).toList());
   }
 
+  @Test
+  void aHostHoldsItsShareOfTheCapacityAndFullNamedHostsSendTheRequestElsewhere() {
+    // 7 containers over 3 hosts: at most 3 on each.
+    SimResourceManager rm = new SimResourceManager(0, 7, List.of("h1", "h2", "h3"));
+    for (int i = 1; i <= 5; i++) {
+      rm.request(new AskId(i), List.of("h1"), false, 0);
+    }
+    List<Grant> grants = rm.allocate(0).grants();
+    assertEquals(List.of("h1", "h1", "h1", "h2", "h3"), grants.stream().map(Grant::host).toList(),
+        "the fourth and fifth find h1 full and go to the least loaded hosts");
+    for (int i = 1; i <= 5; i++) {
+      rm.withdraw(new AskId(i));
+    }
+    // Round-robin skips full hosts: h1 holds 3, so the unnamed requests fill h2 and h3.
+    rm.request(new AskId(6), List.of(), true, 0);
+    rm.request(new AskId(7), List.of(), true, 0);
+    rm.request(new AskId(8), List.of(), true, 0);
+    assertEquals(List.of("h2", "h3"), rm.allocate(0).grants().stream().map(Grant::host).toList(),
+        "the seventh container is the capacity");
+  }
+
   /**
    * Pending from the start: 0, then 200, 400, 800 ms apart; nothing pending from 1000: 3 s apart;
    * a target change at 5000 heartbeats at once and restarts the doubling, dropping the 7400 beat.
