@@ -85,7 +85,7 @@ public final class DynamicAllocationKeys {
 
   public static final ConfigKey<Double> ELASTIC_WORTH_BUSY =
       key(P + "elastic.worthLatencies.busy", ValueType.DOUBLE)
-          .defaultValue(2.2)
+          .defaultValue(1.5)
           .check(v -> v > 0.0 && v <= 1000.0, "must be > 0 and <= 1000")
           .doc("elastic: a new executor is asked for when it would find this many start latencies of"
               + " work, when the executors were busy over the last 30 s; lower trades executor-seconds for"
@@ -94,7 +94,7 @@ public final class DynamicAllocationKeys {
 
   public static final ConfigKey<Double> ELASTIC_WORTH_IDLE =
       key(P + "elastic.worthLatencies.idle", ValueType.DOUBLE)
-          .defaultValue(10.0)
+          .defaultValue(7.0)
           .check(v -> v > 0.0 && v <= 1000.0, "must be > 0 and <= 1000")
           .doc("elastic: the same bar when the executors idled over the last 30 s (in between, in"
               + " proportion); at least worthLatencies.busy.")
