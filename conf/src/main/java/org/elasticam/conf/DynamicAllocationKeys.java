@@ -15,7 +15,7 @@ public final class DynamicAllocationKeys {
       .build();
 
   public static final ConfigKey<BatchPolicy> POLICY = key(P + "policy", ValueType.oneOf(BatchPolicy.class))
-      .defaultValue(BatchPolicy.SPARK)
+      .defaultValue(BatchPolicy.ELASTIC)
       .doc("Which policy sets the target: spark (Spark's rules) or elastic (ours).")
       .build();
 
