@@ -42,7 +42,8 @@ record SimArgs(Path trace, String policy, SimParams world, Long heartbeatMs, Map
                                fraction of --start-ms (default 0.1)
         --one-machine          every host shares one machine's cores: executors starting anywhere slow
                                each other (as on the embedded cluster); default: only on the same host
-        --capacity N           the most containers the cluster gives the application (default 500)
+        --capacity N           the most containers the cluster gives the application (default 500);
+                               each host holds at most its share, capacity / hosts rounded up
         --heartbeat-ms N       AM heartbeat while no request is pending (default elasticam.yarn.heartbeat.interval, 3000)
         --hosts N              NodeManagers host-01..host-N (default 20)
         --time-scale S         multiplies the trace's durations and gaps (default 1)

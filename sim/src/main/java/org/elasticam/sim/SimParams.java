@@ -13,7 +13,8 @@ import java.util.Locale;
  * @param startMs from an executor's launch to its registration, when it starts alone on its host
  * @param startContention how much each executor already starting on the same host slows a start:
  *     the start takes {@code startMs * (1 + startContention * alreadyStarting)}
- * @param capacity the most containers the cluster gives the application at once
+ * @param capacity the most containers the cluster gives the application at once; each host holds
+ *     at most its share (capacity / hosts, rounded up)
  * @param heartbeatMs the AM's heartbeat while no request is pending
  * @param initialIntervalMs the AM's first heartbeat interval while requests are pending
  * @param hosts how many NodeManagers: {@code host-01}, {@code host-02}, …
