@@ -40,8 +40,6 @@ import org.slf4j.LoggerFactory;
 public final class Driver implements DriverService.SessionHandler {
 
   private static final Logger LOG = LoggerFactory.getLogger(Driver.class);
-  /** How long a lost executor's container may take to report its own exit before we release it. */
-  static final java.time.Duration LOST_RELEASE_GRACE = java.time.Duration.ofSeconds(3);
   /** As Spark's stage attempts: a stage whose input keeps getting lost fails the job instead of looping. */
   static final int MAX_FETCH_FAILURES_PER_STAGE = 16;
   /**
@@ -647,7 +645,7 @@ public final class Driver implements DriverService.SessionHandler {
     if (session.registered() && executors.get(session.executorId) == session) {
       String id = session.executorId;
       executorLost(id, why, false);
-      loop.schedule(LOST_RELEASE_GRACE, () -> {
+      loop.schedule(settings.lostReleaseGrace(), () -> {
         if (allocator.launched(id).isPresent()) {
           allocator.killExecutor(id, "lost: " + why);
         }

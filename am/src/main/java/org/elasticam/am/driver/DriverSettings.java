@@ -3,6 +3,7 @@ package org.elasticam.am.driver;
 import java.time.Duration;
 import org.elasticam.conf.ElasticConf;
 import org.elasticam.conf.ExecutorKeys;
+import org.elasticam.conf.YarnKeys;
 
 /**
  * What the driver reads from configuration, once.
@@ -10,10 +11,12 @@ import org.elasticam.conf.ExecutorKeys;
  * @param staticTarget executors to hold for the whole job (elasticam.executor.instances, 2 unset)
  * @param minRegisteredRatio share of the initial executors registered before the first task is scheduled
  * @param maxRegisteredWait how long the first task waits for that share at most
+ * @param lostReleaseGrace how long a lost executor's container may take to report its own exit
+ *     before the AM releases it
  */
 public record DriverSettings(String appId, int staticTarget, int taskCpus, int maxTaskFailures,
     Duration localityWait, Duration heartbeatInterval, Duration heartbeatTimeout, Duration registrationTimeout,
-    double minRegisteredRatio, Duration maxRegisteredWait) {
+    double minRegisteredRatio, Duration maxRegisteredWait, Duration lostReleaseGrace) {
 
   /** Spark's default when executor.instances is unset and allocation is static. */
   public static final int DEFAULT_INSTANCES = 2;
@@ -28,6 +31,18 @@ public record DriverSettings(String appId, int staticTarget, int taskCpus, int m
         conf.get(ExecutorKeys.HEARTBEAT_TIMEOUT),
         conf.get(ExecutorKeys.REGISTRATION_TIMEOUT),
         conf.get(ExecutorKeys.MIN_REGISTERED_RATIO),
-        conf.get(ExecutorKeys.MAX_REGISTERED_WAIT));
+        conf.get(ExecutorKeys.MAX_REGISTERED_WAIT),
+        lostReleaseGrace(conf.get(YarnKeys.HEARTBEAT_INTERVAL)));
+  }
+
+  /**
+   * A dead process's exit reaches the AM in its next allocate response after the NodeManager's
+   * heartbeat has told the ResourceManager: up to one AM heartbeat plus one NodeManager heartbeat
+   * (100 ms to 1 s) later. Releasing before that hides a crash as a release of ours, so the grace
+   * is two AM heartbeats (6 s by default); a fixed 3 s against the default 3 s heartbeat let a
+   * killed executor pass as released on a loaded machine.
+   */
+  static Duration lostReleaseGrace(Duration amHeartbeat) {
+    return amHeartbeat.multipliedBy(2);
   }
 }
