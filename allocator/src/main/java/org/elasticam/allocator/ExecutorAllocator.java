@@ -283,6 +283,14 @@ public final class ExecutorAllocator {
     return ledger.runningCount();
   }
 
+  /**
+   * Executors the target lacks beyond those running, starting and asked for: the next reconcile
+   * asks for them (an executor that died, a target that rose since the last heartbeat).
+   */
+  public int shortfall() {
+    return Math.max(0, target - ledger.runningCount() - ledger.startingCount() - ledger.pendingCount());
+  }
+
   public int failuresInWindow(long nowMs) {
     return failures.count(nowMs);
   }

@@ -78,6 +78,21 @@ class ExecutorAllocatorTest {
   }
 
   @Test
+  void aDeadExecutorLeavesAShortfallUntilTheNextReconcileAsksForItsReplacement() {
+    target(2);
+    List<LaunchExecutor> l = grant("h1", "h2");
+    l.forEach(x -> alloc.onRegistered(x.executor()));
+    assertEquals(0, alloc.shortfall());
+    exit(l.get(0).container(), 137);
+    assertEquals(1, alloc.shortfall(), "the completion alone asks for nothing");
+    assertEquals(0, alloc.pendingAsks());
+    assertEquals(1, alloc.reconcile(clock.nowMs(), cluster).all(AddAsk.class).size());
+    assertEquals(0, alloc.shortfall());
+    alloc.requestTotalExecutors(0, LocalityHints.NONE, Set.of());
+    assertEquals(0, alloc.shortfall(), "a surplus is no shortfall");
+  }
+
+  @Test
   void grantsBeyondTheTargetAreReleasedAtOnce() {
     target(1);
     Plan p = alloc.onGrants(List.of(new Grant(new ContainerRef("a"), "h1", null, true),

@@ -20,8 +20,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The heartbeat to the ResourceManager, on its own thread so a slow or failing-over RM never
  * stalls the event loop: the loop prepares the request table, this thread calls {@code allocate},
- * and the loop handles the response. While requests are pending it heartbeats at the initial
- * allocation interval, doubling up to the heartbeat interval; a target change wakes it at once.
+ * and the loop handles the response. While requests are pending, or the target lacks executors
+ * (one died, and its completion just arrived), it heartbeats at the initial allocation interval,
+ * doubling up to the heartbeat interval; a target change wakes it at once. Waiting out the full
+ * interval after a completion delayed a dead executor's replacement by up to that interval.
  *
  * <p>Why a synchronous AMRMClient on our own thread rather than AMRMClientAsync: the async client
  * heartbeats at one fixed interval and hands responses to its own callback thread; we want the
@@ -94,7 +96,7 @@ final class Heartbeater implements Runnable {
       }
       boolean pending;
       try {
-        pending = loop.call(() -> allocator.pendingAsks() > 0);
+        pending = loop.call(allocator::wantsContainers);
       } catch (Exception e) {
         return;
       }

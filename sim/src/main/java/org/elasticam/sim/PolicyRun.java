@@ -51,7 +51,7 @@ final class PolicyRun {
     SimResourceManager rm = new SimResourceManager(p.grantMs(), p.capacity(), hosts);
     this.allocator = new SimAllocator(new ExecutorAllocator(AllocatorSettings.from(config.conf())), rm, hosts, time,
         log, metrics);
-    this.heartbeat = new SimHeartbeater(time, allocator::heartbeat, () -> allocator.pendingAsks() > 0,
+    this.heartbeat = new SimHeartbeater(time, allocator::heartbeat, allocator::wantsContainers,
         p.initialIntervalMs(), p.heartbeatMs());
     SimExecutors executors = new SimExecutors(time, p, config.executorCores(), allocator);
     allocator.attach(executors);

@@ -134,8 +134,9 @@ final class SimAllocator {
     }
   }
 
-  int pendingAsks() {
-    return core.pendingAsks();
+  /** As the AM's heartbeat decides its pace: asks are pending, or the next heartbeat makes some. */
+  boolean wantsContainers() {
+    return core.pendingAsks() > 0 || core.shortfall() > 0;
   }
 
   int target() {

@@ -474,6 +474,11 @@ public final class YarnAllocator {
     return core.pendingAsks();
   }
 
+  /** Containers are asked for, or the next heartbeat will ask for some: keep heartbeating fast. */
+  public boolean wantsContainers() {
+    return core.pendingAsks() > 0 || core.shortfall() > 0;
+  }
+
   public int running() {
     return core.running();
   }
