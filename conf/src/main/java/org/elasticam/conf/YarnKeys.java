@@ -59,7 +59,8 @@ public final class YarnKeys {
   public static final ConfigKey<Duration> HEARTBEAT_INTERVAL = key(P + "heartbeat.interval", ValueType.MILLIS)
       .defaultValue(Duration.ofSeconds(3))
       .check(Durations::isPositive, "must be > 0")
-      .doc("AM to ResourceManager heartbeat when no requests are pending.")
+      .doc("AM to ResourceManager heartbeat when no requests are pending and no executor is missing. A lost"
+          + " executor's container is released after two of these if YARN has not reported its exit by then.")
       .build();
 
   public static final ConfigKey<Duration> INITIAL_ALLOCATION_INTERVAL =
