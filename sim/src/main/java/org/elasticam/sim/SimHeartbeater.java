@@ -3,9 +3,9 @@ package org.elasticam.sim;
 import java.util.function.BooleanSupplier;
 
 /**
- * The AM's heartbeat schedule, as its Heartbeater keeps it: while requests are pending, the
- * initial allocation interval doubling up to the heartbeat interval; otherwise the heartbeat
- * interval; a target change heartbeats at once and restarts the doubling.
+ * The AM's heartbeat schedule, as its Heartbeater keeps it: while requests are pending or the
+ * target lacks executors, the initial allocation interval doubling up to the heartbeat interval;
+ * otherwise the heartbeat interval; a target change heartbeats at once and restarts the doubling.
  */
 final class SimHeartbeater {
 
@@ -20,7 +20,7 @@ final class SimHeartbeater {
 
   /**
    * @param heartbeat one heartbeat: reconcile, allocate, handle the response
-   * @param requestsPending whether requests are pending after it
+   * @param requestsPending whether requests are pending after it, or the next heartbeat will make some
    */
   SimHeartbeater(EventQueue time, Runnable heartbeat, BooleanSupplier requestsPending, long initialMs,
       long intervalMs) {
