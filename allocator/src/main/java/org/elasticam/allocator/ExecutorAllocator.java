@@ -291,6 +291,11 @@ public final class ExecutorAllocator {
     return Math.max(0, target - ledger.runningCount() - ledger.startingCount() - ledger.pendingCount());
   }
 
+  /** Asks are pending, or the next reconcile makes some: what paces the AM's heartbeat. */
+  public boolean wantsContainers() {
+    return ledger.pendingCount() > 0 || shortfall() > 0;
+  }
+
   public int failuresInWindow(long nowMs) {
     return failures.count(nowMs);
   }

@@ -83,11 +83,14 @@ class ExecutorAllocatorTest {
     List<LaunchExecutor> l = grant("h1", "h2");
     l.forEach(x -> alloc.onRegistered(x.executor()));
     assertEquals(0, alloc.shortfall());
+    assertFalse(alloc.wantsContainers());
     exit(l.get(0).container(), 137);
     assertEquals(1, alloc.shortfall(), "the completion alone asks for nothing");
     assertEquals(0, alloc.pendingAsks());
+    assertTrue(alloc.wantsContainers(), "the heartbeat keeps its fast pace for the replacement");
     assertEquals(1, alloc.reconcile(clock.nowMs(), cluster).all(AddAsk.class).size());
     assertEquals(0, alloc.shortfall());
+    assertTrue(alloc.wantsContainers(), "its ask is pending");
     alloc.requestTotalExecutors(0, LocalityHints.NONE, Set.of());
     assertEquals(0, alloc.shortfall(), "a surplus is no shortfall");
   }

@@ -136,7 +136,7 @@ final class SimAllocator {
 
   /** As the AM's heartbeat decides its pace: asks are pending, or the next heartbeat makes some. */
   boolean wantsContainers() {
-    return core.pendingAsks() > 0 || core.shortfall() > 0;
+    return core.wantsContainers();
   }
 
   int target() {

@@ -476,7 +476,7 @@ public final class YarnAllocator {
 
   /** Containers are asked for, or the next heartbeat will ask for some: keep heartbeating fast. */
   public boolean wantsContainers() {
-    return core.pendingAsks() > 0 || core.shortfall() > 0;
+    return core.wantsContainers();
   }
 
   public int running() {
