@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import org.apache.hadoop.yarn.client.api.AMRMClient;
 import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
-import org.elasticam.am.yarn.ResourceManagerContract;
+import org.elasticam.testkit.yarn.ResourceManagerContract;
 import org.elasticam.embedded.EmbeddedCluster;
 import org.elasticam.embedded.UnmanagedApplication;
 import org.junit.jupiter.api.AfterAll;

@@ -37,7 +37,7 @@ import org.elasticam.shuffle.protocol.MapIdSet;
 import org.elasticam.shuffle.protocol.PortMetadata;
 import org.elasticam.shuffle.protocol.ReduceRange;
 import org.elasticam.shuffle.protocol.SecretEnvelope;
-import org.elasticam.shuffle.testing.ShuffleFixtures;
+import org.elasticam.testkit.shuffle.ShuffleFixtures;
 import org.elasticam.time.Clock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;

@@ -22,6 +22,10 @@ import org.elasticam.allocator.model.ExecutorId;
 import org.elasticam.allocator.plan.Action.ContainerCompleted;
 import org.elasticam.conf.ElasticConf;
 import org.elasticam.time.ManualClock;
+import org.elasticam.testkit.yarn.FakeAmrmClient;
+import org.elasticam.testkit.yarn.FakeLauncher;
+import org.elasticam.testkit.yarn.FakeResourceManager;
+import org.elasticam.testkit.yarn.ResourceManagerContract;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -128,6 +132,12 @@ class YarnAllocatorTest {
   private void assertPending(int expected) {
     assertEquals(expected, allocator.pendingAsks(), "ledger");
     assertEquals(expected, allocator.clientPendingCount(), "AMRMClient's table");
+  }
+
+  @Test
+  void asksUnderThePrioritiesTheResourceManagerContractChecks() {
+    assertEquals(ResourceManagerContract.LOCALITY_PRIORITY, YarnAllocator.LOCALITY_PRIORITY);
+    assertEquals(ResourceManagerContract.LOCALITY_FREE_PRIORITY, YarnAllocator.LOCALITY_FREE_PRIORITY);
   }
 
   @Test

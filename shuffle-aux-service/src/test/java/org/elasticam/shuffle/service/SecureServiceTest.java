@@ -30,7 +30,7 @@ import org.elasticam.shuffle.protocol.ReduceRange;
 import org.elasticam.shuffle.protocol.SecretEnvelope;
 import org.elasticam.shuffle.service.server.OwnedFileOpener;
 import org.elasticam.shuffle.service.server.OwnerCheckUnavailableException;
-import org.elasticam.shuffle.testing.ShuffleFixtures;
+import org.elasticam.testkit.shuffle.ShuffleFixtures;
 import org.elasticam.time.Clock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;

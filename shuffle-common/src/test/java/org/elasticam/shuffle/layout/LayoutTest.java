@@ -10,11 +10,11 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.zip.CRC32C;
-import org.elasticam.shuffle.testing.ShuffleFixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,7 +41,13 @@ class LayoutTest {
   void aWrittenMapReadsBackEntryByEntryWithChecksums() throws IOException {
     List<Path> dirs = List.of(tmp.resolve("a"), tmp.resolve("b"));
     int[] sizes = {0, 5, 70_000, 1};
-    ShuffleFixtures.writeMaps(dirs, 4, 3, sizes.length, (m, r) -> sizes[r]);
+    for (int m = 0; m < 3; m++) {
+      List<byte[]> blocks = new ArrayList<>();
+      for (int r = 0; r < sizes.length; r++) {
+        blocks.add(block(m, r, sizes[r]));
+      }
+      MapOutputWriter.writeAll(dirs, 4, m, blocks);
+    }
     try (FileChannel idx = FileChannel.open(ShuffleLayout.indexFile(dirs, 4, 2))) {
       assertEquals(4, IndexFile.readHeader(idx));
       List<IndexEntry> e = IndexFile.read(idx, 1, 3);
@@ -50,7 +56,7 @@ class LayoutTest {
       for (int i = 0; i < 3; i++) {
         int r = i + 1;
         byte[] block = java.util.Arrays.copyOfRange(data, (int) e.get(i).offset(), (int) e.get(i).end());
-        assertArrayEquals(ShuffleFixtures.blockBytes(4, 2, r, sizes[r]), block);
+        assertArrayEquals(block(2, r, sizes[r]), block);
         CRC32C c = new CRC32C();
         c.update(block);
         assertEquals((int) c.getValue(), e.get(i).crc32c());
@@ -65,7 +71,7 @@ class LayoutTest {
   @Test
   void aDamagedIndexIsReportedNotMisread() throws IOException {
     List<Path> dirs = List.of(tmp);
-    ShuffleFixtures.writeMaps(dirs, 0, 1, 3, (m, r) -> 10);
+    MapOutputWriter.writeAll(dirs, 0, 0, List.of(block(0, 0, 10), block(0, 1, 10), block(0, 2, 10)));
     Path index = ShuffleLayout.indexFile(dirs, 0, 0);
     byte[] good = Files.readAllBytes(index);
 
@@ -97,5 +103,14 @@ class LayoutTest {
       assertThrows(IllegalArgumentException.class, () -> w.write(0, new byte[] {9}, 0, 1));
     }
     assertFalse(Files.exists(ShuffleLayout.indexFile(dirs, 0, 1)), "closed without commit: nothing");
+  }
+
+  /** Content that differs per map, reduce and byte, so a block read from the wrong place shows. */
+  private static byte[] block(int map, int reduce, int size) {
+    byte[] b = new byte[size];
+    for (int i = 0; i < size; i++) {
+      b[i] = (byte) (map * 97 + reduce * 31 + i * 7 + (i >>> 8));
+    }
+    return b;
   }
 }

@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.elasticam.shuffle.layout.ShuffleLayout;
-import org.elasticam.shuffle.testing.ShuffleFixtures;
+import org.elasticam.testkit.shuffle.ShuffleFixtures;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

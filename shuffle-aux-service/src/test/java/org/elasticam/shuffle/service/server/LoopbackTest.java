@@ -32,7 +32,7 @@ import org.elasticam.shuffle.protocol.ReduceRange;
 import org.elasticam.shuffle.protocol.ShuffleProtocol;
 import org.elasticam.shuffle.service.metrics.ShuffleMetrics;
 import org.elasticam.shuffle.service.state.StateStore;
-import org.elasticam.shuffle.testing.ShuffleFixtures;
+import org.elasticam.testkit.shuffle.ShuffleFixtures;
 import org.elasticam.time.Clock;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -19,7 +19,7 @@ import org.elasticam.shuffle.service.apps.AppDirs;
 import org.elasticam.shuffle.service.apps.AppRegistry;
 import org.elasticam.shuffle.service.apps.ConfinementException;
 import org.elasticam.shuffle.service.state.StateStore;
-import org.elasticam.shuffle.testing.ShuffleFixtures;
+import org.elasticam.testkit.shuffle.ShuffleFixtures;
 import org.elasticam.time.Clock;
 
 /**

@@ -29,7 +29,7 @@ import org.elasticam.shuffle.protocol.FetchRequest;
 import org.elasticam.shuffle.protocol.MapIdSet;
 import org.elasticam.shuffle.protocol.ReduceRange;
 import org.elasticam.shuffle.service.state.StateStore;
-import org.elasticam.shuffle.testing.ShuffleFixtures;
+import org.elasticam.testkit.shuffle.ShuffleFixtures;
 import org.elasticam.time.Clock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,4 +1,4 @@
-package org.elasticam.am.yarn;
+package org.elasticam.testkit.yarn;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package org.elasticam.am.yarn;
+package org.elasticam.testkit.yarn;
 
 import org.apache.hadoop.yarn.api.ApplicationMasterProtocol;
 import org.apache.hadoop.yarn.client.api.AMRMClient;

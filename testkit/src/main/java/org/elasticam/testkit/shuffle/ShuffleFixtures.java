@@ -1,4 +1,4 @@
-package org.elasticam.shuffle.testing;
+package org.elasticam.testkit.shuffle;
 
 import java.io.IOException;
 import java.nio.file.Files;

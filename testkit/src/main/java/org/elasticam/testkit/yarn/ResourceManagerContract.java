@@ -1,4 +1,4 @@
-package org.elasticam.am.yarn;
+package org.elasticam.testkit.yarn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,7 +27,14 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class ResourceManagerContract {
 
-  private static final Priority PRIORITY = YarnAllocator.LOCALITY_FREE_PRIORITY;
+  /**
+   * The priorities YarnAllocator asks under (located asks first, then locality-free ones); its own
+   * test holds them equal to YarnAllocator's, as this module cannot see the AM.
+   */
+  public static final Priority LOCALITY_PRIORITY = Priority.newInstance(1);
+  public static final Priority LOCALITY_FREE_PRIORITY = Priority.newInstance(2);
+
+  private static final Priority PRIORITY = LOCALITY_FREE_PRIORITY;
   private static final int MAX_HEARTBEATS = 200;
 
   /** A registered client; the same one for the whole test. */
@@ -121,7 +128,7 @@ public abstract class ResourceManagerContract {
   void strictLocalityLandsOnTheNamedNode() throws Exception {
     String target = hosts().get(1);
     client().addContainerRequest(new ContainerRequest(resource(), new String[] {target}, null,
-        YarnAllocator.LOCALITY_PRIORITY, false));
+        LOCALITY_PRIORITY, false));
     heartbeatUntil(v -> !granted.isEmpty(), "a container on " + target);
     assertEquals(target, granted.get(0).getNodeId().getHost());
     removeSatisfied(granted);

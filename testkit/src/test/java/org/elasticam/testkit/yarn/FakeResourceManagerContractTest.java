@@ -1,4 +1,4 @@
-package org.elasticam.am.yarn;
+package org.elasticam.testkit.yarn;
 
 import java.util.List;
 import org.apache.hadoop.yarn.client.api.AMRMClient;
