@@ -14,11 +14,14 @@ public final class AmFiles {
   public static final String TRACE_FILE = "__trace__.jsonl";
   /** The rate profile of a {@code streaming --rate file:F} job. */
   public static final String RATE_FILE = "__rate__.txt";
-  /** The elasticam.* settings of the submission, as Java properties. */
   /** The keytab, when the submission names one: the AM's alone, never an executor's. */
   public static final String KEYTAB = "__keytab__";
 
+  /** The elasticam.* settings of the submission, as Java properties. */
   public static final String CONF_FILE = "__elasticam_conf__.properties";
+
+  /** The job's command line as the user typed it (files renamed to their staged links), JSON. */
+  public static final String JOB_FILE = "__job__.json";
 
   /** The staging directory on fs.defaultFS, for the AM to find the jars again. */
   public static final String ENV_STAGING_DIR = "ELASTICAM_STAGING_DIR";

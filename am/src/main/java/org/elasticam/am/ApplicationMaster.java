@@ -47,6 +47,7 @@ import org.elasticam.am.events.ExecutorSeconds;
 import org.elasticam.am.metrics.AmMetrics;
 import org.elasticam.am.job.BuiltInJobs;
 import org.elasticam.am.job.JobPlan;
+import org.elasticam.am.job.JobArgsFile;
 import org.elasticam.am.job.JobSpec;
 import org.elasticam.am.job.StreamingPlan;
 import org.elasticam.am.loop.AmLoop;
@@ -116,11 +117,12 @@ public final class ApplicationMaster {
     UnknownKeys.warnings(source.elasticamKeys()).forEach(w -> LOG.warn(w));
     ElasticConf elastic = new ElasticConf(source);
     List<ConfigProblem> problems = elastic.validate();
+    List<String> jobArgs = args.length > 0 ? List.of(args) : JobArgsFile.read(Path.of(AmFiles.JOB_FILE));
     JobSpec spec;
     try {
-      spec = JobSpec.parse(List.of(args));
+      spec = JobSpec.parse(jobArgs);
     } catch (IllegalArgumentException e) {
-      problems = List.of(new ConfigProblem("job", String.join(" ", args), e.getMessage()));
+      problems = List.of(new ConfigProblem("job", String.join(" ", jobArgs), e.getMessage()));
       spec = null;
     }
     if (!problems.isEmpty()) {

@@ -30,7 +30,7 @@ public final class UnknownKeys {
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (ConfigKey<?> k : AllKeys.all()) {
-      int d = distance(key.toLowerCase(), k.name().toLowerCase());
+      int d = EditDistance.between(key.toLowerCase(), k.name().toLowerCase());
       if (d < bestDistance) {
         bestDistance = d;
         best = k.name();
@@ -38,25 +38,5 @@ public final class UnknownKeys {
     }
     int tolerance = Math.max(3, key.length() / 4);
     return bestDistance <= tolerance ? Optional.ofNullable(best) : Optional.empty();
-  }
-
-  /** Levenshtein distance, two rows. */
-  static int distance(String a, String b) {
-    int[] prev = new int[b.length() + 1];
-    int[] cur = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      prev[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      cur[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-      }
-      int[] t = prev;
-      prev = cur;
-      cur = t;
-    }
-    return prev[b.length()];
   }
 }

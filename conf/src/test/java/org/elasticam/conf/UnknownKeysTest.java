@@ -35,8 +35,8 @@ class UnknownKeysTest {
 
   @Test
   void editDistance() {
-    assertEquals(0, UnknownKeys.distance("abc", "abc"));
-    assertEquals(1, UnknownKeys.distance("abc", "abd"));
-    assertEquals(3, UnknownKeys.distance("", "abc"));
+    assertEquals(0, EditDistance.between("abc", "abc"));
+    assertEquals(1, EditDistance.between("abc", "abd"));
+    assertEquals(3, EditDistance.between("", "abc"));
   }
 }

@@ -84,6 +84,7 @@ final class TaskRunner implements AutoCloseable {
     long[] partitionBytes = new long[0];
     int shufflePort = 0;
     FetchFailure fetchFailure = null;
+    Throwable failure = null;
     try {
       Files.createDirectories(task.scratchDir());
       Task t = loader.newTask(task.spec().getTaskClass());
@@ -109,6 +110,7 @@ final class TaskRunner implements AutoCloseable {
       } else {
         state = TaskState.TASK_STATE_FAILED;
         error = describe(e);
+        failure = e;
       }
     } finally {
       Thread.interrupted();
@@ -118,8 +120,10 @@ final class TaskRunner implements AutoCloseable {
     }
     long ms = clock.nowMs() - start;
     if (state == TaskState.TASK_STATE_FAILED) {
-      LOG.warn("Task {} (stage {} partition {} attempt {}) failed after {} ms: {}", task.taskId(), task.stageId(),
-          task.partition(), task.attempt(), ms, firstLine(error));
+      // The whole trace: the driver and the event log get one line of it, this log is where the rest is.
+      LOG.warn("Task {} (stage {} partition {} attempt {}, {} with parameters {}) failed after {} ms", task.taskId(),
+          task.stageId(), task.partition(), task.attempt(), task.spec().getTaskClass(), task.spec().getParamsMap(), ms,
+          failure);
     } else if (fetchFailure != null) {
       LOG.warn("Task {} (stage {} partition {} attempt {}) could not fetch its input: {}", task.taskId(),
           task.stageId(), task.partition(), task.attempt(), error);
@@ -151,11 +155,6 @@ final class TaskRunner implements AutoCloseable {
     e.printStackTrace(new PrintWriter(sw));
     String s = sw.toString();
     return s.length() > RpcLimits.MAX_ERROR_CHARS ? s.substring(0, RpcLimits.MAX_ERROR_CHARS) : s;
-  }
-
-  private static String firstLine(String s) {
-    int nl = s.indexOf('\n');
-    return nl < 0 ? s : s.substring(0, nl);
   }
 
   private static void deleteQuietly(Path dir) {

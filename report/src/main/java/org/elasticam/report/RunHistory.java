@@ -32,8 +32,9 @@ public final class RunHistory {
     }
   }
 
+  /** @param error a failed attempt's one-line error (exception and the task's own frame), else empty */
   public record Task(int stageId, int index, String executorId, String host, String locality, long startMs, long endMs,
-      String status) {}
+      String status, String error) {}
 
   public static final class Executor {
     final String id;
@@ -115,6 +116,7 @@ public final class RunHistory {
 
   public static final class Stage {
     final int id;
+    String name = "";
     int tasks;
     long submittedMs = -1;
     long completedMs = -1;
@@ -127,6 +129,11 @@ public final class RunHistory {
 
     public int id() {
       return id;
+    }
+
+    /** {@code stage 3 (map)}, or {@code stage 3} in logs without names. */
+    public String label() {
+      return name.isEmpty() ? "stage " + id : "stage " + id + " (" + name + ")";
     }
 
     public int tasks() {
@@ -257,6 +264,7 @@ public final class RunHistory {
         if (s.submittedMs < 0) {
           s.submittedMs = ts;
           s.tasks = n.path("tasks").asInt();
+          s.name = n.path("name").asText("");
         }
       }
       case "stage_resubmitted" -> stage(n).resubmissions++;
@@ -267,7 +275,7 @@ public final class RunHistory {
       }
       case "task_start" -> {
         Task t = new Task(n.path("stage_id").asInt(), n.path("task").asInt(), n.path("executor_id").asText(""),
-            n.path("host").asText(""), n.path("locality").asText(""), ts, -1, "RUNNING");
+            n.path("host").asText(""), n.path("locality").asText(""), ts, -1, "RUNNING", "");
         inFlight.put(attemptKey(n), t);
         if (!t.executorId().isEmpty()) {
           executors.computeIfAbsent(t.executorId(), Executor::new).running.put(attemptKey(n), t);
@@ -280,7 +288,8 @@ public final class RunHistory {
           executors.get(started.executorId()).running.remove(attemptKey(n));
         }
         Task t = new Task(n.path("stage_id").asInt(), n.path("task").asInt(), n.path("executor_id").asText(""),
-            n.path("host").asText(""), n.path("locality").asText(""), ts - duration, ts, n.path("status").asText(""));
+            n.path("host").asText(""), n.path("locality").asText(""), ts - duration, ts, n.path("status").asText(""),
+            n.path("error").asText(""));
         tasks.add(t);
         if (!t.executorId().isEmpty()) {
           executors.computeIfAbsent(t.executorId(), Executor::new).tasks.add(t);
@@ -301,6 +310,25 @@ public final class RunHistory {
 
   private static String attemptKey(JsonNode n) {
     return n.path("stage_id").asInt() + "/" + n.path("task").asInt() + "/" + n.path("attempt").asInt();
+  }
+
+  /** {@code stage 3 (map)} for a stage the log submitted, else {@code stage 3}. */
+  public String stageLabel(int stageId) {
+    Stage s = stages.get(stageId);
+    return s == null ? "stage " + stageId : s.label();
+  }
+
+  /** Where a run without an end stands, in a user's words. */
+  public String progress() {
+    long done = tasks.stream().filter(t -> t.status().equals("SUCCESS")).count();
+    long stagesDone = stages.values().stream().filter(s -> s.completedMs >= 0).count();
+    return String.format(java.util.Locale.ROOT, "running: %d tasks done, %d running; %d of %d stages so far complete",
+        done, inFlight.size(), stagesDone, stages.size());
+  }
+
+  /** Failed attempts that carry an error, in the order they ended. */
+  public List<Task> failedWithErrors() {
+    return tasks.stream().filter(t -> t.status().equals("FAILED") && !t.error().isEmpty()).toList();
   }
 
   /** Attempts running at the log's last time, with endMs -1. */

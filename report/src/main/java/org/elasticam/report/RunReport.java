@@ -19,11 +19,17 @@ public final class RunReport {
 
   private RunReport() {}
 
+  /** How many failed attempts the text lists with their errors; the rest are counted. */
+  static final int FAILURES_SHOWN = 5;
+
   public static String text(RunHistory h) {
     StringBuilder b = new StringBuilder();
     b.append(String.format(Locale.ROOT, "%s%s: %s in %.1f s%n", h.appId.isEmpty() ? "run" : h.appId,
-        h.attempt > 0 ? " (attempt " + h.attempt + ")" : "", h.ended ? h.finalStatus : "no app_end (still running, "
-            + "or the AM was killed)", h.wallMs() / 1000.0));
+        h.attempt > 0 ? " (attempt " + h.attempt + ")" : "", h.ended ? h.finalStatus : "not ended (still running, "
+            + "or its ApplicationMaster was stopped before it could record the end)", h.wallMs() / 1000.0));
+    if (h.ended && !h.finalStatus.equals("SUCCEEDED") && !h.diagnostics.isBlank()) {
+      b.append("why: ").append(h.diagnostics.strip()).append('\n');
+    }
     double held = h.heldSeconds();
     double idle = h.idleSeconds();
     b.append(String.format(Locale.ROOT, "executors: %d launched, at most %d at once; executor-seconds %.1f%s, "
@@ -38,9 +44,18 @@ public final class RunReport {
       b.append("fetch failures: ").append(h.fetchFailures).append("; nodes excluded: ").append(h.nodesExcluded)
           .append('\n');
     }
+    List<RunHistory.Task> failed = h.failedWithErrors();
+    if (!failed.isEmpty()) {
+      b.append("failed attempts").append(failed.size() > FAILURES_SHOWN ? " (the last " + FAILURES_SHOWN + " of "
+          + failed.size() + ")" : "").append(":\n");
+      for (RunHistory.Task t : failed.subList(Math.max(0, failed.size() - FAILURES_SHOWN), failed.size())) {
+        b.append(String.format(Locale.ROOT, "  %s task %d on executor %s (%s): %s%n", h.stageLabel(t.stageId()),
+            t.index(), t.executorId(), t.host(), t.error()));
+      }
+    }
     for (RunHistory.Stage s : h.stages.values()) {
       List<RunHistory.Task> ts = h.tasks.stream().filter(t -> t.stageId() == s.id).toList();
-      b.append(String.format(Locale.ROOT, "  stage %d: %d tasks, %d attempts, %s, median task %d ms%s%n", s.id,
+      b.append(String.format(Locale.ROOT, "  %s: %d tasks, %d attempts, %s, median task %d ms%s%n", s.label(),
           s.tasks, ts.size(), s.completedMs >= 0 ? String.format(Locale.ROOT, "%.1f s", (s.completedMs
               - s.submittedMs) / 1000.0) : "not completed", median(ts), s.failed ? ", FAILED" : s.resubmissions > 0
                   ? ", resubmitted " + s.resubmissions + "x" : ""));
@@ -60,7 +75,7 @@ public final class RunReport {
    * is positive, a reload every that many seconds: the AM's live page.
    */
   public static String html(RunHistory h, String source, String liveHtml, int refreshSeconds) {
-    String title = (h.appId.isEmpty() ? "Run" : h.appId) + " — " + (h.ended ? h.finalStatus : "running (no app_end yet)");
+    String title = (h.appId.isEmpty() ? "Run" : h.appId) + " — " + (h.ended ? h.finalStatus : h.progress());
     StringBuilder b = new StringBuilder(64 * 1024);
     b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
         .append(refreshSeconds > 0 ? "<meta http-equiv=\"refresh\" content=\"" + refreshSeconds + "\">" : "")
@@ -80,8 +95,8 @@ public final class RunReport {
         + "attempts</th><th>submitted (s)</th><th>took (s)</th><th>median task (ms)</th></tr>\n");
     for (RunHistory.Stage s : h.stages.values()) {
       List<RunHistory.Task> ts = h.tasks.stream().filter(t -> t.stageId() == s.id).toList();
-      b.append(String.format(Locale.ROOT, "<tr><td>%d%s</td><td>%d</td><td>%d</td><td>%d</td><td>%.1f</td><td>%s"
-          + "</td><td>%d</td></tr>%n", s.id, s.failed ? " (failed)" : "", s.tasks, ts.size(),
+      b.append(String.format(Locale.ROOT, "<tr><td>%s%s</td><td>%d</td><td>%d</td><td>%d</td><td>%.1f</td><td>%s"
+          + "</td><td>%d</td></tr>%n", SvgChart.escape(s.label()), s.failed ? " (failed)" : "", s.tasks, ts.size(),
           ts.stream().filter(t -> !t.status().equals("SUCCESS")).count(), (s.submittedMs - h.startMs) / 1000.0,
           s.completedMs >= 0 ? String.format(Locale.ROOT, "%.1f", (s.completedMs - s.submittedMs) / 1000.0) : "—",
           median(ts)));

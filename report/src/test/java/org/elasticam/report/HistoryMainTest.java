@@ -76,6 +76,43 @@ class HistoryMainTest {
   }
 
   @Test
+  void aPlainPathAndEveryFileUriSpellingNameTheSameLog() throws Exception {
+    Path spaced = Files.createDirectories(dir.resolve("with space"));
+    Path log = Files.writeString(spaced.resolve("application_1_0001.jsonl"), LOG + "\n");
+    String abs = log.toAbsolutePath().toString();
+    for (String given : List.of(abs, "file:" + abs, "file://" + abs, "file://localhost" + abs, log.toUri().toString())) {
+      Files.deleteIfExists(spaced.resolve("application_1_0001.html"));
+      assertEquals(0, run(given), given + ": " + err);
+      assertTrue(Files.exists(spaced.resolve("application_1_0001.html")), "the report beside the log: " + given);
+    }
+  }
+
+  @Test
+  void aLogOnAnotherFileSystemNeedsHadoopsClientAndSaysSo() {
+    assertEquals(2, run("hdfs://nn:8020/user/me/.elasticam/events/application_1_0001.jsonl"));
+    assertEquals(1, err.lines().count(), err);
+    assertTrue(err.contains("hdfs: URIs needs Hadoop's client"), err);
+  }
+
+  @Test
+  void aFailedRunSaysWhyAndWhichAttemptsFailedWithWhat() throws Exception {
+    String failed = String.join("\n",
+        "{\"ts\":1000,\"event\":\"app_start\",\"app_id\":\"application_1_0002\",\"attempt\":1,\"conf\":{}}",
+        "{\"ts\":1000,\"event\":\"stage_submitted\",\"stage_id\":0,\"name\":\"parse\",\"tasks\":1}",
+        "{\"ts\":2000,\"event\":\"task_end\",\"stage_id\":0,\"task\":0,\"attempt\":0,\"executor_id\":\"1\","
+            + "\"host\":\"h1\",\"locality\":\"ANY\",\"duration_ms\":900,\"status\":\"FAILED\","
+            + "\"error\":\"NumberFormatException: For input string: \\\"x\\\" at a.Parse.run(Parse.java:9)\"}",
+        "{\"ts\":3000,\"event\":\"app_end\",\"final_status\":\"FAILED\",\"diagnostics\":\"Task 0 of stage 0 (parse)"
+            + " failed 1 times\",\"executor_seconds\":2.0}");
+    Path log = Files.writeString(dir.resolve("application_1_0002.jsonl"), failed + "\n");
+    assertEquals(0, run(log.toString()), err);
+    assertTrue(out.contains("why: Task 0 of stage 0 (parse) failed 1 times\n"), out);
+    assertTrue(out.contains("  stage 0 (parse) task 0 on executor 1 (h1): NumberFormatException: For input string: \"x\""
+        + " at a.Parse.run(Parse.java:9)\n"), out);
+    assertTrue(out.contains("  stage 0 (parse): 1 tasks"), out);
+  }
+
+  @Test
   void tasksStartedAndNotEndedAreRunning() throws Exception {
     String live = String.join("\n",
         "{\"ts\":1000,\"event\":\"executor_launched\",\"executor_id\":\"1\",\"container_id\":\"c1\",\"host\":\"h1\"}",

@@ -74,6 +74,39 @@ class ClientBadInputIT {
   }
 
   @Test
+  void aWrongClassNameGetsTheNearestNamesInTheJar() throws Exception {
+    Path jar = UserJobJar.build(Path.of("target", "bad-input-job"));
+    assertRefused(2, "class it.user.hellojob is not in " + jar + " (did you mean it.user.HelloJob", "submit", "--jar",
+        jar.toString(), "--class", "it.user.hellojob");
+  }
+
+  @Test
+  void aJobWhoseStagesCannotRunIsRefusedBeforeSubmitting() throws Exception {
+    Path jar = UserJobJar.build(Path.of("target", "bad-input-job"));
+    // PlacedJob reads its arguments: none given, its stages() throws, in the client already.
+    assertRefused(2, "the job could not be planned: its code threw ArrayIndexOutOfBoundsException: Index 0 out of"
+        + " bounds for length 0 at it.user.PlacedJob.stages(PlacedJob.java:", "submit", "--jar", jar.toString(),
+        "--class", "it.user.PlacedJob");
+    assertRefused(2, "the job could not be planned: it.user.HelloTask implements neither", "submit", "--jar",
+        jar.toString(), "--class", "it.user.HelloTask");
+  }
+
+  @Test
+  void anOptionAmongTheJobsArgumentsIsRefused() throws Exception {
+    Path jar = UserJobJar.build(Path.of("target", "bad-input-job"));
+    assertRefused(2, "--name comes after the job's own arguments (which start at '3')", "submit", "--jar",
+        jar.toString(), "--class", "it.user.HelloJob", "3", "--name", "x");
+  }
+
+  @Test
+  void aKeytabThatCannotBeReadStopsTheSubmissionOnAnyCluster() throws Exception {
+    assertRefused(2, "the keytab /nonexistent/me.keytab (--keytab, elasticam.yarn.keytab) does not exist or cannot be"
+        + " read", "submit", "--principal", "me@EXAMPLE.COM", "--keytab", "/nonexistent/me.keytab", "sleep");
+    assertRefused(2, "elasticam.yarn.principal and elasticam.yarn.keytab must be set together", "submit",
+        "--principal", "me@EXAMPLE.COM", "sleep");
+  }
+
+  @Test
   void invalidConfiguration() throws Exception {
     assertRefused(2, "elasticam.executor.cores = 'lots': not an integer", "submit", "sleep",
         "--conf", "elasticam.executor.cores=lots");

@@ -52,7 +52,7 @@ class RuntimeIT {
     assertEquals(1.0f, r.getProgress(), 0.001f, "the AM's progress reached 1.0");
     assertFalse(FileSystem.get(it.conf()).exists(it.stagingDir(id)), "the staging dir is removed");
     assertTrue(run.out().contains("tasks           12 succeeded"), run.out());
-    assertTrue(run.out().contains("report          bin/elasticam history "), run.out());
+    assertTrue(run.out().contains("report          yarn jar " + it.appJar + " history " + it.eventLog(id)), run.out());
     assertFalse(run.out().contains("yarn logs"), "only a failed run points at the logs");
   }
 

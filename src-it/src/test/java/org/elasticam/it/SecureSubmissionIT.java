@@ -180,7 +180,7 @@ class SecureSubmissionIT {
   void aMissingKeytabIsNamed() {
     UsageException e = assertThrows(UsageException.class, () -> SecureLogin.login(ElasticConf.of(Map.of(
         "elasticam.yarn.principal", "alice@" + realm, "elasticam.yarn.keytab", "/nonexistent/alice.keytab"))));
-    assertEquals("the keytab /nonexistent/alice.keytab (elasticam.yarn.keytab) does not exist or cannot be read",
+    assertEquals("the keytab /nonexistent/alice.keytab (--keytab, elasticam.yarn.keytab) does not exist or cannot be read",
         e.getMessage());
   }
 }

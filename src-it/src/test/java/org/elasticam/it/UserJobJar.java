@@ -68,12 +68,16 @@ final class UserJobJar {
   private UserJobJar() {}
 
   static Path build(Path dir) throws IOException {
+    return build(dir, "hello-job.jar", java.util.Map.of("HelloJob", JOB, "HelloTask", TASK, "PlacedJob", PLACED_JOB,
+        "NapTask", NAP_TASK));
+  }
+
+  /** A jar of the given sources of package {@code it.user}, by class name. */
+  static Path build(Path dir, String jarName, java.util.Map<String, String> sources) throws IOException {
     Path src = dir.resolve("src/it/user");
     Path classes = dir.resolve("classes");
     Files.createDirectories(src);
     Files.createDirectories(classes);
-    java.util.Map<String, String> sources = java.util.Map.of("HelloJob", JOB, "HelloTask", TASK,
-        "PlacedJob", PLACED_JOB, "NapTask", NAP_TASK);
     java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("-d", classes.toString(), "-classpath",
         Path.of("..", "api", "target", "classes").toAbsolutePath().toString()));
     for (var e : sources.entrySet()) {
@@ -86,7 +90,7 @@ final class UserJobJar {
     if (rc != 0) {
       throw new IllegalStateException("compiling the user job failed");
     }
-    Path jar = dir.resolve("hello-job.jar");
+    Path jar = dir.resolve(jarName);
     try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar)); Stream<Path> files = Files.walk(classes)) {
       for (Path f : files.filter(Files::isRegularFile).toList()) {
         out.putNextEntry(new JarEntry(classes.relativize(f).toString().replace('\\', '/')));

@@ -325,7 +325,8 @@ public final class TaskScheduler {
     if (!killed && ++s.failures[a.index()] >= maxFailures) {
       return Optional.of(new TaskEnd(a, Optional.empty(), Optional.of("Task " + a.index() + " of stage "
           + a.stageId() + " (" + s.stage.name() + ") failed " + s.failures[a.index()] + " times"
-          + " (elasticam.task.maxFailures=" + maxFailures + "); last error: " + firstLines(error))));
+          + " (elasticam.task.maxFailures=" + maxFailures + "); last error: "
+          + TaskErrors.withParams(error, a.params()))));
     }
     s.enqueue(a.index(), rackOf);
     pendingTasks++;
@@ -361,15 +362,6 @@ public final class TaskScheduler {
       }
     }
     return a;
-  }
-
-  private static String firstLines(String error) {
-    String[] lines = error.strip().split("\n");
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < Math.min(3, lines.length); i++) {
-      sb.append(i == 0 ? "" : " | ").append(lines[i].strip());
-    }
-    return sb.length() == 0 ? "(no message)" : sb.toString();
   }
 
   // ---- what the driver reads -------------------------------------------------------------------

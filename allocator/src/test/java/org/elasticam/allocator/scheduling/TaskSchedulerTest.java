@@ -157,7 +157,7 @@ class TaskSchedulerTest {
       failure = s.taskEnded(a.taskId(), false, false, "java.lang.RuntimeException: boom\n\tat X").orElseThrow().jobFailure();
     }
     assertTrue(failure.orElseThrow().startsWith("Task 0 of stage 0 (s0) failed 4 times"), failure.get());
-    assertTrue(failure.get().contains("java.lang.RuntimeException: boom"), failure.get());
+    assertTrue(failure.get().endsWith("last error: RuntimeException: boom at X"), failure.get());
   }
 
   @Test

@@ -10,7 +10,6 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.util.Tool;
-import org.apache.hadoop.util.ToolRunner;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
@@ -34,15 +33,36 @@ public final class ElasticamCli extends Configured implements Tool {
   public static final int FAILED = 1;
   public static final int USAGE = 2;
 
-  static final String USAGE_TEXT = String.join("\n",
-      "usage: elasticam [hadoop generic options] <command> [options]",
-      "  submit <job> [job options] [--conf key=value]... [--name N] [--detach] [--verbose]",
-      "  status <applicationId>",
-      "  kill <applicationId>",
-      "jobs:",
-      "  sleep --stages N --tasks N --task-ms N [--fail-rate P] [--seed S]",
-      "  trace --file F [--time-scale S]",
-      "  --jar J --class C [args...]");
+  /** Set by a launcher that found no cluster configuration: help works, commands that need a cluster say so. */
+  static final String NO_CLUSTER_CONF = "elasticam.client.noClusterConf";
+  /** How the user runs this client, for the commands it prints ({@code bin/elasticam}); else {@code yarn jar}. */
+  static final String COMMAND = "elasticam.command";
+  /** Set by bin/elasticam run: the cluster ends with the command, so no job can be left running. */
+  static final String EMBEDDED = "elasticam.client.embedded";
+
+  /** The help of every command: what each does, then the jobs and options, shared with bin/elasticam run. */
+  static String usage() {
+    String c = commandPrefix();
+    return String.join("\n",
+        "usage: " + c + " submit [options] <job> [job options]",
+        "       " + c + " submit [options] --jar J --class C [--] [args...]",
+        "       " + c + " status <applicationId>",
+        "       " + c + " kill <applicationId>",
+        "       " + c + " history <eventlog> [--out report.html]",
+        "submit, status and kill talk to the cluster whose configuration HADOOP_CONF_DIR names (with yarn jar,",
+        "hadoop generic options such as -D key=value go before the command). submit ships the job, follows it",
+        "to the end and prints a summary; history reports on a run from its event log.",
+        jobsHelp());
+  }
+
+  /** The jobs and options section, a resource of the distributable jar so that {@code run} prints the same. */
+  static String jobsHelp() {
+    try (java.io.InputStream in = ElasticamCli.class.getResourceAsStream("jobs-help.txt")) {
+      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    } catch (IOException | NullPointerException e) {
+      throw new IllegalStateException("the jar lacks org/elasticam/am/client/jobs-help.txt", e);
+    }
+  }
 
   private final PrintStream out;
   private final PrintStream err;
@@ -56,8 +76,34 @@ public final class ElasticamCli extends Configured implements Tool {
   }
 
   public static void main(String[] args) throws Exception {
-    System.exit(ToolRunner.run(new YarnConfiguration(),
-        new ElasticamCli(new YarnConfiguration(), System.out, System.err, ownJar()), args));
+    System.exit(runWithGenericOptions(new YarnConfiguration(), args, System.out, System.err));
+  }
+
+  private static final java.util.Set<String> COMMANDS = java.util.Set.of("submit", "status", "kill", "history", "help",
+      "--help", "-h");
+
+  /**
+   * Hadoop's generic options ({@code -D key=value}, {@code -conf F}, {@code -fs URI}) before the
+   * command, as {@code yarn jar} users write them; everything from the command on reaches us
+   * untouched. ToolRunner would parse the whole line, and its parser drops every {@code --}, the
+   * one that ends our options and any the user's job takes as an argument.
+   */
+  static int runWithGenericOptions(Configuration conf, String[] args, PrintStream out, PrintStream err)
+      throws IOException {
+    int command = 0;
+    while (command < args.length && !COMMANDS.contains(args[command])) {
+      command++;
+    }
+    String[] generic = Arrays.copyOfRange(args, 0, command);
+    String[] ours = Arrays.copyOfRange(args, command, args.length);
+    if (generic.length > 0) {
+      String[] left = new org.apache.hadoop.util.GenericOptionsParser(conf, generic).getRemainingArgs();
+      if (left.length > 0) {
+        err.println("elasticam: unknown command '" + left[0] + "' (submit, status, kill, history; --help)");
+        return USAGE;
+      }
+    }
+    return new ElasticamCli(conf, out, err, ownJar()).run(ours);
   }
 
   /**
@@ -98,18 +144,42 @@ public final class ElasticamCli extends Configured implements Tool {
   @Override
   public int run(String[] args) {
     List<String> a = Arrays.asList(args);
-    boolean verbose = a.contains("--verbose");
+    if (a.isEmpty()) {
+      out.println(usage());
+      return USAGE;
+    }
+    List<String> rest = a.subList(1, a.size());
+    boolean verbose = false;
     try {
-      if (a.isEmpty() || a.contains("--help") || a.contains("-h")) {
-        out.println(USAGE_TEXT);
-        return a.isEmpty() ? USAGE : OK;
+      switch (a.get(0)) {
+        case "--help", "-h", "help" -> {
+          out.println(usage());
+          return OK;
+        }
+        case "submit" -> {
+          SubmitArgs submit = SubmitArgs.parse(rest);
+          verbose = submit.verbose();
+          if (submit.help()) {
+            out.println(usage());
+            return OK;
+          }
+          return submit(submit);
+        }
+        case "status", "kill" -> {
+          if (rest.contains("--help") || rest.contains("-h")) {
+            out.println(usage());
+            return OK;
+          }
+          ApplicationId id = appIdArg(a);
+          requireClusterConf();
+          return a.get(0).equals("status") ? status(id) : kill(id);
+        }
+        case "history" -> {
+          return org.elasticam.report.HistoryMain.run(rest.toArray(new String[0]), out, err,
+              new HadoopEventLogs(getConf()));
+        }
+        default -> throw new UsageException("unknown command '" + a.get(0) + "' (submit, status, kill, history; --help)");
       }
-      return switch (a.get(0)) {
-        case "submit" -> submit(SubmitArgs.parse(a.subList(1, a.size())));
-        case "status" -> status(appIdArg(a));
-        case "kill" -> kill(appIdArg(a));
-        default -> throw new UsageException("unknown command '" + a.get(0) + "' (submit, status, kill)");
-      };
     } catch (UsageException e) {
       err.println("elasticam: " + e.getMessage());
       return USAGE;
@@ -122,13 +192,29 @@ public final class ElasticamCli extends Configured implements Tool {
     }
   }
 
+  private static void requireClusterConf() throws UsageException {
+    if (Boolean.getBoolean(NO_CLUSTER_CONF)) {
+      throw new UsageException("set HADOOP_CONF_DIR to the directory with your cluster's yarn-site.xml");
+    }
+  }
+
+  /** The command a user types to run this client again, as they ran it. */
+  static String commandPrefix() {
+    String launcher = System.getProperty(COMMAND);
+    if (launcher != null && !launcher.isBlank()) {
+      return ShellWords.quote(launcher);
+    }
+    Path jar = ownJar();
+    return "yarn jar " + (jar == null ? "elasticam-<version>.jar" : ShellWords.quote(jar.toString()));
+  }
+
   private static String describe(Throwable e) {
     String m = e.getMessage();
     return (m == null || m.isBlank() ? e.getClass().getSimpleName() : m).lines().findFirst().orElse("");
   }
 
   private static ApplicationId appIdArg(List<String> a) throws UsageException {
-    if (a.size() != 2) {
+    if (a.size() != 2 || a.get(1).startsWith("-")) {
       throw new UsageException(a.get(0) + " takes one application id");
     }
     try {
@@ -155,12 +241,18 @@ public final class ElasticamCli extends Configured implements Tool {
 
   private int submit(SubmitArgs args) throws Exception {
     ElasticConf elastic = checkedConf(args);
+    args = args.withJob(Submitter.localInputs(args.job(), getConf()));
     Submitter.checkLocalInputs(args.job());
     if (elastic.get(org.elasticam.conf.StreamingKeys.ENABLED) && !args.job().isStreaming()) {
       throw new UsageException("elasticam.streaming.dynamicAllocation.enabled is for streaming jobs; use"
           + " elasticam.dynamicAllocation.enabled for a " + args.job().kind().name().toLowerCase(java.util.Locale.ROOT)
           + " job");
     }
+    if (args.dryRun()) {
+      out.println("The job and its settings are valid; nothing was submitted (--dry-run).");
+      return OK;
+    }
+    requireClusterConf();
     if (appJar == null) {
       throw new UsageException("cannot find the ElasticAM jar to ship; run through `yarn jar elasticam-<version>.jar`"
           + " or bin/elasticam");
@@ -178,7 +270,7 @@ public final class ElasticamCli extends Configured implements Tool {
     if (elastic.getOptional(org.elasticam.conf.YarnKeys.KEYTAB).filter(k -> !k.isBlank()).isEmpty()) {
       SecureLogin.tokensEndOfLife(tokens).ifPresent(end -> out.println("Without a keytab this application can run"
           + " until " + end + ", when its delegation tokens reach their maximum lifetime"
-          + " (set elasticam.yarn.principal and elasticam.yarn.keytab to renew them)"));
+          + " (submit with --principal P --keytab K to renew them)"));
     }
     YarnClient yarn = YarnClient.createYarnClient();
     yarn.init(conf);
@@ -186,9 +278,12 @@ public final class ElasticamCli extends Configured implements Tool {
     try {
       Submitter submitter = new Submitter(conf, elastic, yarn, appJar, tokens);
       ApplicationId id = submitter.submit(args);
-      out.println("Submitted " + id + " to " + conf.get(YarnConfiguration.RM_ADDRESS)
-          + (args.detach() ? "; not waiting (--detach)" : "; Ctrl-C kills it (--detach leaves it running)"));
+      out.println("Submitted " + id + " to " + conf.get(YarnConfiguration.RM_ADDRESS) + (args.detach()
+          ? "; not waiting (--detach)" : Boolean.getBoolean(EMBEDDED) ? "; Ctrl-C kills it"
+              : "; Ctrl-C kills it (--detach leaves it running)"));
       if (args.detach()) {
+        out.printf("  status          %s status %s%n", commandPrefix(), id);
+        out.printf("  kill            %s kill %s%n", commandPrefix(), id);
         return OK;
       }
       Thread killer = killOnInterrupt(yarn, id);
@@ -244,7 +339,8 @@ public final class ElasticamCli extends Configured implements Tool {
     if (diag != null && !diag.isBlank()) {
       out.println("diagnostics: " + diag.strip());
     }
-    if (r.getFinalApplicationStatus() != FinalApplicationStatus.SUCCEEDED) {
+    // bin/elasticam run lists the log files itself; a real cluster's are behind yarn logs.
+    if (r.getFinalApplicationStatus() != FinalApplicationStatus.SUCCEEDED && !Boolean.getBoolean(EMBEDDED)) {
       out.println("logs: yarn logs -applicationId " + r.getApplicationId()
           + (getConf().getBoolean(YarnConfiguration.LOG_AGGREGATION_ENABLED,
               YarnConfiguration.DEFAULT_LOG_AGGREGATION_ENABLED) ? ""
@@ -268,11 +364,17 @@ public final class ElasticamCli extends Configured implements Tool {
       out.printf("  tasks           %d succeeded (%d attempts)%n", s.tasksSucceeded(), s.taskAttempts());
       out.printf("  executors       %d used%n", s.executorsUsed());
       out.printf("  executor-secs   %.1f%n", s.executorSeconds());
-      out.printf("  event log       %s%n", log);
-      out.printf("  report          bin/elasticam history %s%n", log);
+      String where = eventLogLocation(log);
+      out.printf("  event log       %s%n", where);
+      out.printf("  report          %s history %s%n", commandPrefix(), ShellWords.quote(where));
     } catch (Exception e) {
       out.println("  event log       unreadable: " + describe(e));
     }
+  }
+
+  /** A local log as a plain path, which every tool takes; any other as its URI. */
+  static String eventLogLocation(org.apache.hadoop.fs.Path log) {
+    return "file".equals(log.toUri().getScheme()) ? log.toUri().getPath() : log.toString();
   }
 
   private int status(ApplicationId id) throws Exception {

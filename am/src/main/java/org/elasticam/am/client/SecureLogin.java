@@ -36,15 +36,18 @@ public final class SecureLogin {
    * @throws UsageException when there is no way to authenticate, with what to do about it
    */
   public static UserGroupInformation login(ElasticConf elastic) throws UsageException {
+    // A keytab named by mistake is a mistake on any cluster, secure or not.
+    Optional<String> keytabName = elastic.getOptional(YarnKeys.KEYTAB).filter(s -> !s.isBlank());
+    if (keytabName.isPresent() && !Files.isReadable(Path.of(keytabName.get()))) {
+      throw new UsageException("the keytab " + keytabName.get() + " (--keytab, elasticam.yarn.keytab) does not exist"
+          + " or cannot be read");
+    }
     if (!UserGroupInformation.isSecurityEnabled()) {
       return currentUser();
     }
     Optional<String> principal = elastic.getOptional(YarnKeys.PRINCIPAL).filter(s -> !s.isBlank());
     if (principal.isPresent()) {
       Path keytab = Path.of(elastic.get(YarnKeys.KEYTAB));
-      if (!Files.isReadable(keytab)) {
-        throw new UsageException("the keytab " + keytab + " (elasticam.yarn.keytab) does not exist or cannot be read");
-      }
       try {
         return UserGroupInformation.loginUserFromKeytabAndReturnUGI(principal.get(), keytab.toString());
       } catch (IOException e) {
@@ -55,7 +58,7 @@ public final class SecureLogin {
     UserGroupInformation user = currentUser();
     if (!user.hasKerberosCredentials() && user.getCredentials().numberOfTokens() == 0) {
       throw new UsageException("no Kerberos ticket for " + user.getShortUserName() + " on this secure cluster:"
-          + " run kinit, or set elasticam.yarn.principal and elasticam.yarn.keytab");
+          + " run kinit, or submit with --principal P --keytab K");
     }
     return user;
   }

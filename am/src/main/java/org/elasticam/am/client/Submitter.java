@@ -11,7 +11,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.jar.JarFile;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
@@ -32,10 +31,13 @@ import org.apache.hadoop.yarn.client.api.YarnClientApplication;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.elasticam.am.AmFiles;
 import org.elasticam.am.StagingResources;
+import org.elasticam.am.job.JobArgsFile;
 import org.elasticam.am.job.JobSpec;
 import org.elasticam.conf.ElasticConf;
 import org.elasticam.conf.ExecutorKeys;
 import org.elasticam.conf.YarnKeys;
+import org.elasticam.launcher.yarn.ContainerCommand;
+import org.elasticam.launcher.yarn.ExecutorLaunchSpec;
 import org.elasticam.rpc.AppSecretAuth;
 import org.elasticam.workload.Trace;
 import org.elasticam.workload.TraceFormatException;
@@ -91,6 +93,41 @@ public final class Submitter {
     return job.withOption("input", in.toString()).withOption("output", out.toString());
   }
 
+  /**
+   * The job with its client-side files ({@code --jar}, a trace's {@code --file}) as local paths: a
+   * {@code file:} URI becomes its path; any other file system URI ({@code hdfs://…}) is copied to a
+   * local temporary file first, so that it is checked and staged like a local one.
+   */
+  public static JobSpec localInputs(JobSpec job, Configuration conf) throws UsageException {
+    String option = switch (job.kind()) {
+      case USER -> "jar";
+      case TRACE -> "file";
+      default -> null;
+    };
+    if (option == null) {
+      return job;
+    }
+    String given = job.required(option);
+    java.util.Optional<Path> local = org.elasticam.report.LocalFiles.of(given);
+    if (local.isPresent()) {
+      return job.withOption(option, local.get().toString());
+    }
+    try {
+      org.apache.hadoop.fs.Path remote = new org.apache.hadoop.fs.Path(given);
+      FileSystem fs = remote.getFileSystem(conf);
+      if (!fs.exists(remote)) {
+        throw new UsageException(given + " (--" + option + ") does not exist");
+      }
+      String name = remote.getName();
+      Path copy = Files.createTempFile("elasticam-", "-" + name);
+      copy.toFile().deleteOnExit();
+      fs.copyToLocalFile(false, remote, new org.apache.hadoop.fs.Path(copy.toUri()), true);
+      return job.withOption(option, copy.toString());
+    } catch (IOException | IllegalArgumentException e) {
+      throw new UsageException("cannot read " + given + " (--" + option + "): " + e.getMessage());
+    }
+  }
+
   /** Checks what can be checked before anything is sent: files exist, the trace parses, the class is there. */
   public static void checkLocalInputs(JobSpec job) throws UsageException {
     switch (job.kind()) {
@@ -104,7 +141,7 @@ public final class Submitter {
           throw new UsageException("cannot read trace file " + f + ": " + e.getMessage());
         }
       }
-      case USER -> checkUserJar(Path.of(job.required("jar")), job.required("class"));
+      case USER -> UserJobCheck.check(job, Path.of(job.required("jar")));
       default -> { }
     }
     if (job.isStreaming()) {
@@ -124,19 +161,6 @@ public final class Submitter {
   }
 
   private static final String RATE_FILE_PREFIX = "file:";
-
-  private static void checkUserJar(Path jar, String className) throws UsageException {
-    if (!Files.isRegularFile(jar)) {
-      throw new UsageException("user jar " + jar + " does not exist");
-    }
-    try (JarFile j = new JarFile(jar.toFile())) {
-      if (j.getEntry(className.replace('.', '/') + ".class") == null) {
-        throw new UsageException("class " + className + " is not in " + jar);
-      }
-    } catch (IOException e) {
-      throw new UsageException("user jar " + jar + " cannot be read as a jar: " + e.getMessage());
-    }
-  }
 
   /** @return the new application's id */
   public ApplicationId submit(SubmitArgs args) throws Exception {
@@ -161,7 +185,7 @@ public final class Submitter {
     // A new attempt takes the executors over instead of starting them all again.
     ctx.setKeepContainersAcrossApplicationAttempts(elastic.getOptional(YarnKeys.MAX_APP_ATTEMPTS).orElse(1) > 1);
     ctx.setAMContainerSpec(ContainerLaunchContext.newInstance(resources, amEnvironment(staging),
-        List.of(amCommand(args.job())), null, credentials(tokens), null));
+        List.of(amCommand()), null, credentials(tokens), null));
     yarn.submitApplication(ctx);
     return appId;
   }
@@ -197,6 +221,11 @@ public final class Submitter {
     if (rate.isPresent()) {
       m.put(AmFiles.RATE_FILE, upload(fs, rate.get(), dir, AmFiles.RATE_FILE));
     }
+    org.apache.hadoop.fs.Path jobFile = new org.apache.hadoop.fs.Path(dir, AmFiles.JOB_FILE);
+    try (OutputStream out = fs.create(jobFile, true)) {
+      JobArgsFile.write(out, inContainer(job).toArgs());
+    }
+    m.put(AmFiles.JOB_FILE, StagingResources.resource(fs, jobFile));
     org.apache.hadoop.fs.Path confFile = new org.apache.hadoop.fs.Path(dir, AmFiles.CONF_FILE);
     try (OutputStream out = fs.create(confFile, true)) {
       Properties p = new Properties();
@@ -223,36 +252,34 @@ public final class Submitter {
         YarnConfiguration.DEFAULT_YARN_CROSS_PLATFORM_APPLICATION_CLASSPATH)));
     env.put(Environment.CLASSPATH.name(), String.join(ApplicationConstants.CLASS_PATH_SEPARATOR, cp));
     env.put(Environment.JAVA_HOME.name(), System.getProperty("java.home"));
-    env.put(AmFiles.ENV_STAGING_DIR, staging.getFileSystem(conf).makeQualified(staging).toString());
+    env.put(AmFiles.ENV_STAGING_DIR,
+        ContainerCommand.literalEnvValue(staging.getFileSystem(conf).makeQualified(staging).toString()));
     return env;
   }
 
-  private String amCommand(JobSpec job) {
-    JobSpec inContainer = switch (job.kind()) {
+  /** The job as the AM sees it: its files under their staged links. */
+  private static JobSpec inContainer(JobSpec job) {
+    JobSpec in = switch (job.kind()) {
       case USER -> job.withOption("jar", AmFiles.USER_JAR);
       case TRACE -> job.withOption("file", AmFiles.TRACE_FILE);
       default -> job;
     };
-    if (rateFile(job).isPresent()) {
-      inContainer = inContainer.withOption("rate", RATE_FILE_PREFIX + AmFiles.RATE_FILE);
-    }
-    List<String> c = new ArrayList<>();
-    c.add(Environment.JAVA_HOME.$$() + "/bin/java");
-    c.add("-Xmx" + elastic.get(YarnKeys.AM_MEMORY).mebibytes() + "m");
-    c.add("-Djava.io.tmpdir=" + Environment.PWD.$$() + "/tmp");
-    c.add("-Dlog4j.configuration=" + org.elasticam.launcher.yarn.ExecutorLaunchSpec.CONTAINER_LOG4J);
-    c.add("-Delasticam.log.dir=" + ApplicationConstants.LOG_DIR_EXPANSION_VAR);
-    c.add("-Delasticam.log.file=am.log");
-    c.add(AmFiles.AM_MAIN);
-    inContainer.toArgs().forEach(a -> c.add(shellQuote(a)));
-    c.add("1>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/AppMaster.stdout");
-    c.add("2>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/AppMaster.stderr");
-    return String.join(" ", c);
+    return rateFile(job).isPresent() ? in.withOption("rate", RATE_FILE_PREFIX + AmFiles.RATE_FILE) : in;
   }
 
-  /** The NodeManager runs the command through bash: arguments go in single quotes. */
-  static String shellQuote(String s) {
-    return "'" + s.replace("'", "'\\''") + "'";
+  /** The job's arguments travel in {@link AmFiles#JOB_FILE}: nothing the user typed is on this line. */
+  private String amCommand() {
+    return new ContainerCommand()
+        .expanded(Environment.JAVA_HOME.$$() + "/bin/java")
+        .arg("-Xmx" + elastic.get(YarnKeys.AM_MEMORY).mebibytes() + "m")
+        .expanded("-Djava.io.tmpdir=" + Environment.PWD.$$() + "/tmp")
+        .arg("-Dlog4j.configuration=" + ExecutorLaunchSpec.CONTAINER_LOG4J)
+        .expanded("-Delasticam.log.dir=" + ApplicationConstants.LOG_DIR_EXPANSION_VAR)
+        .arg("-Delasticam.log.file=am.log")
+        .arg(AmFiles.AM_MAIN)
+        .redirect("1>", ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/AppMaster.stdout")
+        .redirect("2>", ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/AppMaster.stderr")
+        .build();
   }
 
   /**

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.elasticam.allocator.scheduling.TaskAttempt;
+import org.elasticam.allocator.scheduling.TaskErrors;
 import org.elasticam.allocator.scheduling.TaskScheduler;
 import org.elasticam.am.events.EventLog;
 import org.elasticam.am.job.JobPlan;
@@ -890,10 +891,17 @@ public final class Driver implements DriverService.SessionHandler {
           : mapOutputs.wroteServedOutput(a.executorId()) ? "served by the shuffle service" : "none";
       events.write("executor_idle", "executor_id", a.executorId(), "shuffle_output", shuffle);
     }
-    events.write("task_end", "stage_id", a.stageId(), "task", a.index(), "attempt", a.attempt(),
+    String status = ok ? "SUCCESS" : fetchFailed ? "FAILED" : killed ? "KILLED" : "FAILED";
+    List<Object> fields = new ArrayList<>(List.of("stage_id", a.stageId(), "task", a.index(), "attempt", a.attempt(),
         "executor_id", a.executorId(), "host", a.host(), "locality", a.locality().name(),
-        "duration_ms", clock.nowMs() - a.startMs(), "status",
-        ok ? "SUCCESS" : fetchFailed ? "FAILED" : killed ? "KILLED" : "FAILED", "fetch_failed", fetchFailed);
+        "duration_ms", clock.nowMs() - a.startMs(), "status", status, "fetch_failed", fetchFailed));
+    if (status.equals("FAILED")) {
+      String error = TaskErrors.summary(u.getError());
+      LOG.info("Task {} of stage {} attempt {} failed on executor {}: {}", a.index(), a.stageId(), a.attempt(),
+          a.executorId(), error);
+      fields.addAll(List.of("error", error));
+    }
+    events.write("task_end", fields.toArray());
     if (end.get().jobFailure().isPresent()) {
       finish(Outcome.failed(end.get().jobFailure().get()));
       return;

@@ -81,7 +81,30 @@ public final class BuiltInJobs {
   }
 
   private static List<Stage> userStages(JobSpec spec) throws Exception {
-    Object job = userObject(spec);
+    return userStages(spec, userObject(spec));
+  }
+
+  /**
+   * A user job planned with the classes of {@code loader}, as the client does before submitting:
+   * the stages its {@code stages} returns, checked as the AM checks them.
+   *
+   * @throws IllegalArgumentException when the class is no job or the stages are invalid
+   * @throws Exception what the job's own code threw
+   */
+  public static JobPlan planUserJob(JobSpec spec, ClassLoader loader) throws Exception {
+    Object job = newJob(Class.forName(spec.required("class"), true, loader));
+    if (spec.isStreaming()) {
+      if (!(job instanceof StreamingJob)) {
+        throw new IllegalArgumentException(job.getClass().getName() + " does not implement "
+            + StreamingJob.class.getName() + " (the streaming options --batch-ms, --batches and --rate need one)");
+      }
+      // Its batches depend on their input: nothing more to check before the first one.
+      return null;
+    }
+    return new DagPlan(userStages(spec, job));
+  }
+
+  private static List<Stage> userStages(JobSpec spec, Object job) throws Exception {
     if (!(job instanceof Job j)) {
       throw new IllegalArgumentException(job.getClass().getName() + " does not implement " + Job.class.getName()
           + (job instanceof StreamingJob ? " (it is a StreamingJob: give --batch-ms, --batches and --rate)" : ""));
@@ -102,10 +125,20 @@ public final class BuiltInJobs {
     } catch (ClassNotFoundException e) {
       throw new IllegalArgumentException("class " + spec.required("class") + " is not in " + jar.getFileName());
     }
+    return newJob(c);
+  }
+
+  private static Object newJob(Class<?> c) throws Exception {
     if (!Job.class.isAssignableFrom(c) && !StreamingJob.class.isAssignableFrom(c)) {
       throw new IllegalArgumentException(c.getName() + " implements neither " + Job.class.getName() + " nor "
           + StreamingJob.class.getName());
     }
-    return c.getDeclaredConstructor().newInstance();
+    try {
+      return c.getDeclaredConstructor().newInstance();
+    } catch (NoSuchMethodException | IllegalAccessException e) {
+      throw new IllegalArgumentException(c.getName() + " needs a public constructor without arguments");
+    } catch (java.lang.reflect.InvocationTargetException e) {
+      throw e.getCause() instanceof Exception cause ? cause : e;
+    }
   }
 }

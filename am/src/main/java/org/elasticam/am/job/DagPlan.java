@@ -101,6 +101,11 @@ public final class DagPlan implements JobPlan {
     return out;
   }
 
+  /** The stages, in the order the job gave them. */
+  public List<Stage> stages() {
+    return List.copyOf(stages.values());
+  }
+
   @Override
   public int totalTasks() {
     return stages.values().stream().mapToInt(s -> s.tasks().size()).sum();

@@ -17,8 +17,8 @@ import java.util.Set;
  *   <li>{@code wordcount --input P --output P [--reducers N] [--pause-ms N]}</li>
  *   <li>{@code streaming --batch-ms N --batches N --rate PROFILE [--work-per-record-us N] [--work sleep|cpu]
  *       [--partitions N]}</li>
- *   <li>{@code --jar J --class C [args…]} — a user job; a user streaming job also takes
- *       {@code --batch-ms}, {@code --batches}, {@code --rate} and {@code --partitions} before {@code --class}</li>
+ *   <li>{@code --jar J --class C [--] [args…]} — a user job; a user streaming job also takes
+ *       {@code --batch-ms}, {@code --batches}, {@code --rate} and {@code --partitions}</li>
  * </ul>
  */
 public record JobSpec(Kind kind, Map<String, String> options, List<String> userArgs) {
@@ -41,20 +41,38 @@ public record JobSpec(Kind kind, Map<String, String> options, List<String> userA
     userArgs = List.copyOf(userArgs);
   }
 
-  /** @throws IllegalArgumentException with one line for the user */
+  /**
+   * The job of a command line: the job's name and options, then, for a user job, its own
+   * arguments. Those start after {@code --}, or at the first word after {@code --jar J --class C}
+   * that is not an option of a user job.
+   *
+   * @throws IllegalArgumentException with one line for the user
+   */
   public static JobSpec parse(List<String> args) {
-    if (args.isEmpty()) {
+    int dashes = args.indexOf("--");
+    if (dashes >= 0) {
+      return parse(args.subList(0, dashes), args.subList(dashes + 1, args.size()));
+    }
+    return parse(args, List.of());
+  }
+
+  /**
+   * @param words the job's name and options (for a user job, possibly followed by its arguments)
+   * @param ownArgs a user job's arguments given after {@code --}, passed on as they are
+   */
+  public static JobSpec parse(List<String> words, List<String> ownArgs) {
+    if (words.isEmpty()) {
       throw new IllegalArgumentException("no job given: use sleep, trace, wordcount, streaming, or --jar J --class C");
     }
-    String first = args.get(0);
+    String first = words.get(0);
     Kind kind;
     List<String> rest;
     if (first.equals("sleep") || first.equals("trace") || first.equals("wordcount") || first.equals("streaming")) {
       kind = Kind.valueOf(first.toUpperCase(java.util.Locale.ROOT));
-      rest = args.subList(1, args.size());
-    } else if (first.startsWith("--") && ALLOWED.get(Kind.USER).contains(first.substring(2))) {
+      rest = words.subList(1, words.size());
+    } else if (isUserJobOption(first)) {
       kind = Kind.USER;
-      rest = args;
+      rest = words;
     } else {
       throw new IllegalArgumentException("unknown job '" + first
           + "': use sleep, trace, wordcount, streaming, or --jar J --class C");
@@ -63,7 +81,7 @@ public record JobSpec(Kind kind, Map<String, String> options, List<String> userA
     List<String> userArgs = new ArrayList<>();
     for (int i = 0; i < rest.size(); i++) {
       String a = rest.get(i);
-      if (kind == Kind.USER && opts.containsKey("jar") && opts.containsKey("class")) {
+      if (kind == Kind.USER && opts.containsKey("jar") && opts.containsKey("class") && !isUserJobOption(a)) {
         userArgs.addAll(rest.subList(i, rest.size()));
         break;
       }
@@ -76,9 +94,19 @@ public record JobSpec(Kind kind, Map<String, String> options, List<String> userA
       }
       opts.put(a.substring(2), rest.get(++i));
     }
+    if (kind != Kind.USER && !ownArgs.isEmpty()) {
+      throw new IllegalArgumentException(kind.name().toLowerCase() + " takes no arguments of its own, got '"
+          + ownArgs.get(0) + "' after --");
+    }
+    userArgs.addAll(ownArgs);
     JobSpec spec = new JobSpec(kind, opts, userArgs);
     spec.validate();
     return spec;
+  }
+
+  /** {@code --jar}, {@code --class} and the streaming options a user job takes. */
+  public static boolean isUserJobOption(String word) {
+    return word.startsWith("--") && ALLOWED.get(Kind.USER).contains(word.substring(2));
   }
 
   public static JobSpec parse(String... args) {
@@ -206,7 +234,7 @@ public record JobSpec(Kind kind, Map<String, String> options, List<String> userA
     return new JobSpec(kind, m, userArgs);
   }
 
-  /** Back to a command line. */
+  /** Back to a command line that {@link #parse} reads as this spec: a user job's arguments after {@code --}. */
   public List<String> toArgs() {
     List<String> out = new ArrayList<>();
     if (kind != Kind.USER) {
@@ -216,7 +244,10 @@ public record JobSpec(Kind kind, Map<String, String> options, List<String> userA
       out.add("--" + k);
       out.add(v);
     });
-    out.addAll(userArgs);
+    if (!userArgs.isEmpty()) {
+      out.add("--");
+      out.addAll(userArgs);
+    }
     return out;
   }
 }

@@ -24,7 +24,18 @@ class JobSpecTest {
   void userJobKeepsItsOwnArguments() {
     JobSpec s = JobSpec.parse("--jar", "j.jar", "--class", "a.B", "--stages", "x", "y");
     assertEquals(List.of("--stages", "x", "y"), s.userArgs());
-    assertEquals(List.of("--jar", "j.jar", "--class", "a.B", "--stages", "x", "y"), s.toArgs());
+    assertEquals(List.of("--jar", "j.jar", "--class", "a.B", "--", "--stages", "x", "y"), s.toArgs());
+    assertEquals(s, JobSpec.parse(s.toArgs()), "what the client writes, the AM reads back");
+  }
+
+  @Test
+  void argumentsAfterDashesAreTheJobsWhateverTheyLookLike() {
+    JobSpec s = JobSpec.parse("--jar", "j.jar", "--class", "a.B", "--", "--batches", "4", "--", "$x");
+    assertEquals(List.of("--batches", "4", "--", "$x"), s.userArgs());
+    assertFalse(s.isStreaming());
+    assertEquals(s, JobSpec.parse(s.toArgs()));
+    assertEquals("sleep takes no arguments of its own, got 'x' after --", assertThrows(IllegalArgumentException.class,
+        () -> JobSpec.parse("sleep", "--tasks", "1", "--", "x")).getMessage());
   }
 
   @Test
@@ -36,8 +47,8 @@ class JobSpecTest {
     JobSpec u = JobSpec.parse("--batches", "4", "--rate", "const:5", "--jar", "j.jar", "--class", "a.B", "x");
     assertTrue(u.isStreaming());
     assertEquals(List.of("x"), u.userArgs());
-    assertFalse(JobSpec.parse("--jar", "j.jar", "--class", "a.B", "--batches", "4").isStreaming(),
-        "options after --class are the user's own");
+    assertTrue(JobSpec.parse("--jar", "j.jar", "--class", "a.B", "--batches", "4", "--rate", "const:1").isStreaming(),
+        "a user job's options may follow --class, up to its first argument");
   }
 
   @ParameterizedTest

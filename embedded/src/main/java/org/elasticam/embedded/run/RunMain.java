@@ -12,8 +12,11 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.elasticam.embedded.EmbeddedCluster;
 import org.elasticam.embedded.ShuffleServiceInstall;
 
@@ -27,6 +30,8 @@ public final class RunMain {
 
   private static final Pattern APP_ID = Pattern.compile("(application_\\d+_\\d+)");
   private static final String CLIENT_MAIN = "org.elasticam.am.client.ElasticamCli";
+  private static final String JOBS_HELP = "org/elasticam/am/client/jobs-help.txt";
+  private static final int SHOWN_EXECUTOR_LOGS = 6;
 
   private RunMain() {}
 
@@ -40,7 +45,7 @@ public final class RunMain {
       return;
     }
     if (args.help()) {
-      System.out.println(RunArgs.USAGE);
+      System.out.println(usage(args.appJar()));
       System.exit(args.clientArgs().isEmpty() && !args.helpAsked() ? 2 : 0);
       return;
     }
@@ -48,9 +53,18 @@ public final class RunMain {
   }
 
   static int run(RunArgs args, PrintStream out, PrintStream err) throws Exception {
-    Path work = args.workDir().resolve("run-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-    Files.createDirectories(work);
     List<String> hadoopClasspath = List.of(Files.readString(args.classpathFile()).trim().split(java.io.File.pathSeparator));
+    // What the client can refuse without a cluster (options, settings, a user job's class and stages)
+    // it refuses before the cluster's seconds of start-up.
+    int checked = startClient(args, null, hadoopClasspath, true).waitFor();
+    if (checked != 0 || args.dryRun()) {
+      if (args.dryRun() && checked == 0) {
+        out.println("The job and its settings are valid; no cluster was started (--dry-run).");
+      }
+      return checked;
+    }
+    Path work = args.workDir().toAbsolutePath().resolve("run-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    Files.createDirectories(work);
     EmbeddedCluster.Settings settings = EmbeddedCluster.Settings.in(work)
         .withNodeManagers(args.nodes())
         .withNodeResources(args.nodeMemoryMb(), args.nodeVcores())
@@ -64,42 +78,99 @@ public final class RunMain {
     try (EmbeddedCluster cluster = EmbeddedCluster.start(settings)) {
       out.printf("Cluster up in %.1f s: nodes %s; cluster log %s%n", (System.nanoTime() - t0) / 1e9,
           cluster.nodeHosts(), work.resolve("cluster.log"));
-      Process client = startClient(args, cluster, hadoopClasspath);
+      Process client = startClient(args, cluster, hadoopClasspath, false);
       Thread hook = new Thread(() -> waitQuietly(client));
       Runtime.getRuntime().addShutdownHook(hook);
       String appId = relay(client, out);
       int code = client.waitFor();
       Runtime.getRuntime().removeShutdownHook(hook);
       if (appId != null) {
-        out.println("  AM and executor logs:");
-        for (int i = 0; i < args.nodes(); i++) {
-          Path dir = cluster.nodeManagerLogDir(i).resolve(appId);
-          if (Files.isDirectory(dir)) {
-            out.println("    " + dir + "/<container>/{am.log,AppMaster.stderr,executor.log,stderr}");
-          }
-        }
+        printLogs(cluster, args.nodes(), appId, out);
       }
       out.println("Stopping the embedded cluster.");
       return code;
     }
   }
 
-  private static Process startClient(RunArgs args, EmbeddedCluster cluster, List<String> hadoopClasspath)
-      throws IOException {
+  /** Run's help: what it does, then the jobs and options of the client it runs (but --detach, which it refuses). */
+  static String usage(Path appJar) {
+    String jobs;
+    try (JarFile jar = new JarFile(appJar.toFile())) {
+      JarEntry e = jar.getJarEntry(JOBS_HELP);
+      jobs = new String(jar.getInputStream(e).readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException | NullPointerException e) {
+      jobs = "(the job list is in " + appJar + ", which cannot be read: " + e + ")\n";
+    }
+    String options = jobs.lines().filter(l -> !l.startsWith("  --detach")).collect(Collectors.joining("\n"));
+    return RunArgs.USAGE_HEAD + "\n" + options + "\n" + RunArgs.USAGE_TAIL;
+  }
+
+  /** Each container's log file, by the file it holds, where the user can open it; at most a few executors. */
+  private static void printLogs(EmbeddedCluster cluster, int nodes, String appId, PrintStream out) throws IOException {
+    List<Path> am = new ArrayList<>();
+    List<Path> executors = new ArrayList<>();
+    for (int i = 0; i < nodes; i++) {
+      Path dir = cluster.nodeManagerLogDir(i).resolve(appId);
+      if (!Files.isDirectory(dir)) {
+        continue;
+      }
+      try (var containers = Files.list(dir)) {
+        for (Path c : containers.sorted().toList()) {
+          // A JVM that never got as far as logging left only what the shell redirected: show that.
+          if (Files.exists(c.resolve("AppMaster.stderr"))) {
+            am.add(c.resolve(Files.exists(c.resolve("am.log")) ? "am.log" : "AppMaster.stderr"));
+          } else if (Files.exists(c.resolve("stderr"))) {
+            executors.add(c.resolve(Files.exists(c.resolve("executor.log")) ? "executor.log" : "stderr"));
+          }
+        }
+      }
+    }
+    String label = "  AM log";
+    for (Path p : am) {
+      out.printf("%-17s %s%n", label, quote(p.toString()));
+      label = "";
+    }
+    label = "  executor logs";
+    for (Path p : executors.subList(0, Math.min(executors.size(), SHOWN_EXECUTOR_LOGS))) {
+      out.printf("%-17s %s%n", label, quote(p.toString()));
+      label = "";
+    }
+    if (executors.size() > SHOWN_EXECUTOR_LOGS) {
+      out.printf("%-17s (and %d more beside them; each container's stderr and AppMaster.stderr hold what the JVM"
+          + " printed itself)%n", "", executors.size() - SHOWN_EXECUTOR_LOGS);
+    }
+  }
+
+  /** A path as one shell word, so that a copied line works. */
+  static String quote(String word) {
+    return word.chars().allMatch(c -> Character.isLetterOrDigit(c) && c < 128 || "_-./:=,@%+".indexOf(c) >= 0) ? word
+        : "'" + word.replace("'", "'\\''") + "'";
+  }
+
+  /** The client: a dry run without a cluster (its output but errors dropped), or the submission to it. */
+  private static Process startClient(RunArgs args, EmbeddedCluster cluster, List<String> hadoopClasspath,
+      boolean dryRun) throws IOException {
     List<String> cp = new ArrayList<>();
-    cp.add(cluster.confDir().toString());
+    if (cluster != null) {
+      cp.add(cluster.confDir().toString());
+    }
     cp.add(args.appJar().toString());
     cp.addAll(hadoopClasspath);
     List<String> cmd = new ArrayList<>(List.of(args.java(), "-Xmx512m",
         "-Delasticam.terminal=" + (System.console() != null),
         "-Dlog4j.configuration=elasticam-client-log4j.properties",
+        "-Delasticam.command=" + args.command(), "-Delasticam.client.embedded=true",
         "-cp", String.join(java.io.File.pathSeparator, cp), CLIENT_MAIN, "submit"));
+    if (dryRun) {
+      cmd.add("--dry-run");
+    }
     if (args.shuffleJar().isPresent()) {
       // The cluster has the service, so applications use it unless the user's own --conf says otherwise.
       cmd.addAll(List.of("--conf", "elasticam.shuffle.service.enabled=true"));
     }
     cmd.addAll(args.clientArgs());
     return new ProcessBuilder(cmd).redirectErrorStream(false).redirectError(ProcessBuilder.Redirect.INHERIT)
+        .redirectOutput(dryRun ? ProcessBuilder.Redirect.DISCARD : ProcessBuilder.Redirect.PIPE)
         .redirectInput(ProcessBuilder.Redirect.INHERIT).start();
   }
 

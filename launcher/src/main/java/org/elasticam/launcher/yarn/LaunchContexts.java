@@ -38,41 +38,40 @@ public final class LaunchContexts {
   }
 
   static String command(ExecutorLaunchSpec spec, ExecutorId id) {
-    List<String> c = new ArrayList<>();
-    c.add(Environment.JAVA_HOME.$$() + "/bin/java");
-    c.add("-Xmx" + spec.heapMb() + "m");
-    c.add("-XX:+ExitOnOutOfMemoryError");
-    c.add("-Djava.io.tmpdir=" + Environment.PWD.$$() + "/tmp");
-    c.add("-Dlog4j.configuration=" + ExecutorLaunchSpec.CONTAINER_LOG4J);
-    c.add("-Delasticam.log.dir=" + ApplicationConstants.LOG_DIR_EXPANSION_VAR);
-    c.add("-Delasticam.log.file=executor.log");
-    c.add(ExecutorLaunchSpec.EXECUTOR_MAIN);
-    c.add("--driver " + spec.driverHost() + ":" + spec.driverPort());
-    c.add("--executor-id " + id.value());
-    c.add("--app-id " + spec.appId());
-    c.add("--cores " + spec.cores());
-    c.add("--task-cpus " + spec.taskCpus());
-    c.add("--heartbeat-ms " + spec.heartbeatInterval().toMillis());
-    c.add("--heartbeat-timeout-ms " + spec.heartbeatTimeout().toMillis());
-    spec.userJar().ifPresent(j -> c.add("--user-jar " + j));
-    spec.shuffleService().ifPresent(s -> c.add("--shuffle-service " + s));
-    c.add("--shuffle-local-read " + (spec.readLocalShuffleDirectly() ? "direct" : "fetch"));
+    ContainerCommand c = new ContainerCommand()
+        .expanded(Environment.JAVA_HOME.$$() + "/bin/java")
+        .arg("-Xmx" + spec.heapMb() + "m")
+        .arg("-XX:+ExitOnOutOfMemoryError")
+        .expanded("-Djava.io.tmpdir=" + Environment.PWD.$$() + "/tmp")
+        .arg("-Dlog4j.configuration=" + ExecutorLaunchSpec.CONTAINER_LOG4J)
+        .expanded("-Delasticam.log.dir=" + ApplicationConstants.LOG_DIR_EXPANSION_VAR)
+        .arg("-Delasticam.log.file=executor.log")
+        .arg(ExecutorLaunchSpec.EXECUTOR_MAIN)
+        .option("--driver", spec.driverHost() + ":" + spec.driverPort())
+        .option("--executor-id", id.value())
+        .option("--app-id", spec.appId())
+        .option("--cores", spec.cores())
+        .option("--task-cpus", spec.taskCpus())
+        .option("--heartbeat-ms", spec.heartbeatInterval().toMillis())
+        .option("--heartbeat-timeout-ms", spec.heartbeatTimeout().toMillis());
+    spec.userJar().ifPresent(j -> c.option("--user-jar", j));
+    spec.shuffleService().ifPresent(s -> c.option("--shuffle-service", s));
+    c.option("--shuffle-local-read", spec.readLocalShuffleDirectly() ? "direct" : "fetch");
     if (!spec.shuffleClientConf().isEmpty()) {
-      // Validated by the client at submission: sizes, durations and counts, no spaces or commas.
+      // Validated by the client at submission: sizes, durations and counts, no commas.
       List<String> kv = new ArrayList<>();
       spec.shuffleClientConf().forEach((k, v) -> kv.add(k + "=" + v));
-      c.add("--shuffle-client-conf " + String.join(",", kv));
+      c.option("--shuffle-client-conf", String.join(",", kv));
     }
     spec.driverEndpointFile().ifPresent(f -> {
-      // A qualified Hadoop path: no spaces (the client's staging dir).
-      c.add("--driver-endpoint-file " + f);
-      c.add("--reregister-timeout-ms " + spec.reregisterTimeout().toMillis());
+      c.option("--driver-endpoint-file", f);
+      c.option("--reregister-timeout-ms", spec.reregisterTimeout().toMillis());
     });
     if (spec.controlPlaneTls()) {
-      c.add("--control-plane tls");
+      c.option("--control-plane", "tls");
     }
-    c.add("1>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stdout");
-    c.add("2>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stderr");
-    return String.join(" ", c);
+    return c.redirect("1>", ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stdout")
+        .redirect("2>", ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stderr")
+        .build();
   }
 }

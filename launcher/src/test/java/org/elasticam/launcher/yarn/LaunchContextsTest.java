@@ -25,10 +25,10 @@ class LaunchContextsTest {
   @Test
   void commandRunsTheExecutorMainWithItsArgumentsAndRedirectsOutput() {
     String cmd = LaunchContexts.command(spec(Optional.of("__user__.jar"), Map.of()), new ExecutorId(7));
-    assertTrue(cmd.startsWith("{{JAVA_HOME}}/bin/java -Xmx1024m"), cmd);
+    assertTrue(cmd.startsWith("\\\"{{JAVA_HOME}}/bin/java\\\" -Xmx1024m"), cmd);
     assertTrue(cmd.contains(" org.elasticam.executor.ExecutorMain --driver am-host:4242 --executor-id 7"
         + " --app-id application_1_0001 --cores 2 --task-cpus 1 --heartbeat-ms 3000 --heartbeat-timeout-ms 60000"
-        + " --user-jar __user__.jar --shuffle-local-read direct 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"), cmd);
+        + " --user-jar __user__.jar --shuffle-local-read direct 1>\\\"<LOG_DIR>/stdout\\\" 2>\\\"<LOG_DIR>/stderr\\\""), cmd);
   }
 
   @Test

@@ -78,14 +78,19 @@ class LinuxContainerExecutorLayoutTest {
           || name.endsWith("classes"))) {
         continue;
       }
-      Path to = dir.resolve(Files.isDirectory(from) ? from.getParent().getFileName() + "-" + name : name);
+      // A module's classes directory, named after its module: in a reactor build each is target/classes.
+      Path to = dir.resolve(Files.isDirectory(from) ? from.getParent().getParent().getFileName() + "-" + name : name);
       if (Files.isDirectory(from)) {
         cp.append(File.pathSeparator).append(to);
       }
       try (Stream<Path> files = Files.walk(from)) {
         for (Path f : files.toList()) {
           Path target = to.resolve(from.relativize(f).toString());
-          Files.copy(f, target, StandardCopyOption.REPLACE_EXISTING);
+          if (Files.isDirectory(f)) {
+            Files.createDirectories(target);
+          } else {
+            Files.copy(f, target, StandardCopyOption.REPLACE_EXISTING);
+          }
         }
       }
     }

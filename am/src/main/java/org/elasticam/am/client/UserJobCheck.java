@@ -1,0 +1,137 @@
+package org.elasticam.am.client;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import org.elasticam.allocator.scheduling.TaskErrors;
+import org.elasticam.am.job.BuiltInJobs;
+import org.elasticam.am.job.DagPlan;
+import org.elasticam.am.job.JobPlan;
+import org.elasticam.am.job.JobSpec;
+import org.elasticam.api.Stage;
+import org.elasticam.api.Task;
+import org.elasticam.conf.EditDistance;
+
+/**
+ * A user job checked in the client before anything is sent, so that a mistake costs a second and
+ * not a submission: the jar, the job's class (with the nearest names in the jar when it is not
+ * there), the stages its {@code stages} returns (the AM asks again; the job's code runs in both),
+ * and each stage's task class.
+ */
+final class UserJobCheck {
+
+  private static final int SUGGESTIONS = 3;
+
+  private UserJobCheck() {}
+
+  static void check(JobSpec job, Path jar) throws UsageException {
+    String className = job.required("class");
+    if (!Files.isRegularFile(jar)) {
+      throw new UsageException("user jar " + jar + " does not exist");
+    }
+    Set<String> classes = classesIn(jar);
+    if (!classes.contains(className)) {
+      throw new UsageException("class " + className + " is not in " + jar + didYouMean(className, classes));
+    }
+    try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()},
+        UserJobCheck.class.getClassLoader())) {
+      JobPlan plan = plan(job, loader);
+      if (plan instanceof DagPlan dag) {
+        for (Stage s : dag.stages()) {
+          checkTaskClass(s, loader, classes);
+        }
+      }
+    } catch (IOException e) {
+      throw new UsageException("user jar " + jar + " cannot be read: " + e.getMessage());
+    }
+  }
+
+  private static JobPlan plan(JobSpec job, ClassLoader loader) throws UsageException {
+    try {
+      return BuiltInJobs.planUserJob(job, loader);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("the job could not be planned: " + e.getMessage());
+    } catch (Exception | LinkageError e) {
+      StringWriter trace = new StringWriter();
+      e.printStackTrace(new PrintWriter(trace));
+      throw new UsageException("the job could not be planned: its code threw " + TaskErrors.summary(trace.toString()));
+    }
+  }
+
+  private static void checkTaskClass(Stage s, ClassLoader loader, Set<String> jarClasses) throws UsageException {
+    Class<?> c;
+    try {
+      c = Class.forName(s.taskClass(), false, loader);
+    } catch (ClassNotFoundException | LinkageError e) {
+      throw new UsageException("stage " + s.id() + " (" + s.name() + ") runs task class " + s.taskClass()
+          + ", which is neither in the user jar nor built in" + didYouMean(s.taskClass(), jarClasses));
+    }
+    if (!Task.class.isAssignableFrom(c)) {
+      throw new UsageException("stage " + s.id() + " (" + s.name() + ") runs " + s.taskClass() + ", which does not"
+          + " implement " + Task.class.getName());
+    }
+  }
+
+  /** Binary names of the classes in a jar. */
+  static Set<String> classesIn(Path jar) throws UsageException {
+    Set<String> names = new TreeSet<>();
+    try (JarFile j = new JarFile(jar.toFile())) {
+      for (JarEntry e : java.util.Collections.list(j.entries())) {
+        String n = e.getName();
+        if (n.endsWith(".class") && !n.endsWith("module-info.class") && !n.startsWith("META-INF/")) {
+          names.add(n.substring(0, n.length() - ".class".length()).replace('/', '.'));
+        }
+      }
+    } catch (IOException e) {
+      throw new UsageException("user jar " + jar + " cannot be read as a jar: " + e.getMessage());
+    }
+    return names;
+  }
+
+  /**
+   * The names nearest to a wrong one: first a nested class written with a dot ({@code a.Outer.Inner}
+   * for {@code a.Outer$Inner}) or the same simple name in another package or case, then the
+   * fewest edits away.
+   */
+  static String didYouMean(String wanted, Set<String> candidates) {
+    List<String> near = new ArrayList<>();
+    String simple = simpleName(wanted);
+    for (String c : candidates) {
+      if (c.replace('$', '.').equalsIgnoreCase(wanted.replace('$', '.'))
+          || simpleName(c).equalsIgnoreCase(simple)) {
+        near.add(c);
+      }
+    }
+    int limit = Math.max(3, wanted.length() / 3);
+    candidates.stream().filter(c -> !near.contains(c) && !isAnonymous(c))
+        .map(c -> new Object[] {c, EditDistance.between(wanted, c)})
+        .filter(p -> (int) p[1] <= limit)
+        .sorted(Comparator.comparingInt((Object[] p) -> (int) p[1]).thenComparing(p -> (String) p[0]))
+        .forEach(p -> near.add((String) p[0]));
+    if (near.isEmpty()) {
+      return "";
+    }
+    return " (did you mean " + String.join(", ", near.subList(0, Math.min(SUGGESTIONS, near.size()))) + "?)";
+  }
+
+  private static String simpleName(String binaryName) {
+    int cut = Math.max(binaryName.lastIndexOf('.'), binaryName.lastIndexOf('$'));
+    return binaryName.substring(cut + 1);
+  }
+
+  private static boolean isAnonymous(String binaryName) {
+    String s = simpleName(binaryName);
+    return !s.isEmpty() && Character.isDigit(s.charAt(0));
+  }
+}

@@ -1,0 +1,125 @@
+package org.elasticam.launcher.yarn;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.yarn.api.ApplicationConstants;
+
+/**
+ * A container's launch command, written for the way a NodeManager runs it. The NodeManager first
+ * replaces its markers ({@code <LOG_DIR>}, {@code <CPS>}, {@code {{}} and {@code }}}) anywhere in
+ * the text, then writes {@code exec /bin/bash -c "<command>"} into the container's launch script:
+ * the command passes through two shells, the script's (inside double quotes) and {@code bash -c}.
+ * A word added with {@link #arg} reaches the process as exactly that string: single-quoted for the
+ * inner shell, then escaped for the outer double quotes. A word added with {@link #expanded} is meant
+ * to be expanded ({@code {{JAVA_HOME}}/bin/java}, {@code <LOG_DIR>/stdout}) and stays one word
+ * whatever it expands to (a directory with a space in it); {@link #redirect} sends a stream to one.
+ *
+ * <p>The markers cannot be escaped: the NodeManager replaces them before any shell runs. A string
+ * that holds one is refused here rather than silently changed; what users type (a job's class and
+ * arguments) never goes on a command line at all but in a file the container reads.
+ */
+public final class ContainerCommand {
+
+  private static final List<String> MARKERS = List.of(ApplicationConstants.LOG_DIR_EXPANSION_VAR,
+      ApplicationConstants.CLASS_PATH_SEPARATOR, ApplicationConstants.PARAMETER_EXPANSION_LEFT,
+      ApplicationConstants.PARAMETER_EXPANSION_RIGHT);
+
+  private final List<String> words = new ArrayList<>();
+
+  /**
+   * A word of ours whose markers and {@code $VARIABLES} the NodeManager and the outer shell
+   * expand; double-quoted for the inner shell, so a value with a space in it stays one word.
+   */
+  public ContainerCommand expanded(String word) {
+    words.add("\\\"" + word + "\\\"");
+    return this;
+  }
+
+  /** {@code 1>} or {@code 2>} to a file named by an {@link #expanded} word. */
+  public ContainerCommand redirect(String operator, String expandedPath) {
+    words.add(operator + "\\\"" + expandedPath + "\\\"");
+    return this;
+  }
+
+  /** Shell syntax of ours, as it is ({@code |}, {@code &&}); never from user input. */
+  public ContainerCommand shell(String syntax) {
+    words.add(syntax);
+    return this;
+  }
+
+  /** A word the process receives exactly as given. */
+  public ContainerCommand arg(String value) {
+    // A first word like x=y would be taken for an assignment unless quoted.
+    words.add(words.isEmpty() && value.indexOf('=') >= 0 ? singleQuoted(refuseMarkers(value)) : quoted(value));
+    return this;
+  }
+
+  /** {@code --name value}, both received exactly as given. */
+  public ContainerCommand option(String name, Object value) {
+    return arg(name).arg(String.valueOf(value));
+  }
+
+  public String build() {
+    return String.join(" ", words);
+  }
+
+  @Override
+  public String toString() {
+    return build();
+  }
+
+  /**
+   * {@code value} as one word of the command that both shells hand on unchanged: single quotes for
+   * {@code bash -c}, and {@code \ " $ `} escaped for the double quotes of the launch script around it.
+   *
+   * @throws IllegalArgumentException when the value holds a NodeManager marker, which no quoting protects
+   */
+  public static String quoted(String value) {
+    refuseMarkers(value);
+    if (!value.isEmpty() && value.chars().allMatch(ContainerCommand::plain)) {
+      return value;
+    }
+    return singleQuoted(value);
+  }
+
+  private static String singleQuoted(String value) {
+    return forDoubleQuotes("'" + value.replace("'", "'\\''") + "'");
+  }
+
+  /** Characters no shell treats specially, left unquoted so that commands stay readable in logs. */
+  private static boolean plain(int c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "_-./:=,@%+".indexOf(c) >= 0;
+  }
+
+  /**
+   * An environment value the container sees exactly as given: the launch script writes
+   * {@code export KEY="value"}, one shell inside double quotes.
+   *
+   * @throws IllegalArgumentException when the value holds a NodeManager marker
+   */
+  public static String literalEnvValue(String value) {
+    return forDoubleQuotes(refuseMarkers(value));
+  }
+
+  private static String forDoubleQuotes(String s) {
+    StringBuilder b = new StringBuilder(s.length() + 8);
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '\\' || c == '"' || c == '$' || c == '`') {
+        b.append('\\');
+      }
+      b.append(c);
+    }
+    return b.toString();
+  }
+
+  private static String refuseMarkers(String value) {
+    for (String m : MARKERS) {
+      if (value.contains(m)) {
+        throw new IllegalArgumentException("'" + value + "' holds " + m
+            + ", which the NodeManager replaces in every launch command before it runs");
+      }
+    }
+    return value;
+  }
+}
