@@ -149,8 +149,8 @@ class SecureClusterIT {
     ItCluster.ClientRun run = bob.doAs((PrivilegedExceptionAction<ItCluster.ClientRun>) () ->
         it.client(it.conf(), "submit", "sleep", "--tasks", "1"));
     assertEquals(2, run.exitCode(), run.out() + run.err());
-    assertEquals("elasticam: no Kerberos ticket for bob on this secure cluster: run kinit, or set"
-        + " elasticam.yarn.principal and elasticam.yarn.keytab\n", run.err());
+    assertEquals("elasticam: no Kerberos ticket for bob on this secure cluster: run kinit, or submit with"
+        + " --principal P --keytab K\n", run.err());
     assertEquals("", run.out());
   }
 

@@ -163,8 +163,8 @@ class SecureSubmissionIT {
     UserGroupInformation bob = UserGroupInformation.createRemoteUser("bob");
     UsageException e = assertThrows(UsageException.class,
         () -> SecureLogin.runAs(bob, () -> SecureLogin.login(ElasticConf.of(Map.of()))));
-    assertEquals("no Kerberos ticket for bob on this secure cluster: run kinit, or set elasticam.yarn.principal"
-        + " and elasticam.yarn.keytab", e.getMessage());
+    assertEquals("no Kerberos ticket for bob on this secure cluster: run kinit, or submit with --principal P"
+        + " --keytab K", e.getMessage());
 
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
