@@ -66,6 +66,7 @@ import org.elasticam.shuffle.protocol.RequestSigner;
 import org.elasticam.shuffle.protocol.SecretEnvelope;
 import org.elasticam.conf.ConfigProblem;
 import org.elasticam.conf.ElasticConf;
+import org.elasticam.conf.EnvironmentKeys;
 import org.elasticam.conf.ExecutorKeys;
 import org.elasticam.conf.UnknownKeys;
 import org.elasticam.conf.YarnKeys;
@@ -166,7 +167,8 @@ public final class ApplicationMaster {
       try (loop; events; ClusterNodes nodes = new ClusterNodes(conf, resourceManagerUser());
           AutoCloseable m = metrics::unregister) {
         events.write("app_start", "app_id", appId, "attempt", attempt.getAttemptId(), "conf",
-            elastic.resolvedForDisplay(), "job", job.toArgs());
+            elastic.resolvedForDisplay(), "job", job.toArgs(), "java_version", System.getProperty("java.version"),
+            "java_home", System.getenv("JAVA_HOME"));
         if (startTokens != null) {
           // The set obtained at start, before the log existed: every attempt's first own tokens.
           events.write("tokens_renewed", "tokens", startTokens.numberOfTokens());
@@ -595,7 +597,8 @@ public final class ApplicationMaster {
         executorTokens(), serviceData, job.kind() == JobSpec.Kind.USER ? Optional.of(AmFiles.USER_JAR) : Optional.empty(),
         service ? Optional.of(serviceName) : Optional.empty(), elastic.get(ShuffleKeys.READ_LOCAL_DIRECTLY),
         shuffleClientConf(), recoverable() ? Optional.of(EndpointFile.uri(conf, requireEnv(AmFiles.ENV_STAGING_DIR)))
-            : Optional.empty(), elastic.get(ExecutorKeys.REREGISTER_TIMEOUT), elastic.get(YarnKeys.AM_SSL_ENABLED));
+            : Optional.empty(), elastic.get(ExecutorKeys.REREGISTER_TIMEOUT), elastic.get(YarnKeys.AM_SSL_ENABLED),
+        conf.getPropsWithPrefix(EnvironmentKeys.EXECUTOR_ENV_PREFIX));
   }
 
   /** The elasticam.shuffle.client.* keys of this submission, for executors' fetch clients. */

@@ -36,6 +36,16 @@ public final class ConfigDocs {
             .append(" | ").append(escape(k.doc())).append(" |\n");
       }
     }
+    md.append("\n## Environment variables of containers\n\n")
+        .append("| key | meaning |\n")
+        .append("|---|---|\n")
+        // In a code span "<" is literal: no escaping there.
+        .append("| `").append(EnvironmentKeys.AM_ENV_PREFIX + "<NAME>").append("` | Sets variable NAME in the AM's")
+        .append(" container, literally (no expansion). `JAVA_HOME` points the AM at another Java than the node's;")
+        .append(" without it the AM runs on the Java the NodeManager gives containers. |\n")
+        .append("| `").append(EnvironmentKeys.EXECUTOR_ENV_PREFIX + "<NAME>").append("` | Sets variable NAME in every")
+        .append(" executor's container, literally. `JAVA_HOME` as for the AM; `CLASSPATH` is appended to the")
+        .append(" executor's own. |\n");
     return md.toString();
   }
 

@@ -22,6 +22,13 @@ class UnknownKeysTest {
   }
 
   @Test
+  void environmentVariablesAreAFamilyNotUnknownKeys() {
+    assertEquals(List.of(), UnknownKeys.warnings(List.of("elasticam.yarn.appMasterEnv.JAVA_HOME",
+        "elasticam.executorEnv.TZ")));
+    assertEquals(1, UnknownKeys.warnings(List.of("elasticam.executorEnv.")).size(), "a family key names a variable");
+  }
+
+  @Test
   void farOffKeysGetNoGuess() {
     assertEquals(List.of("unknown configuration key elasticam.totally.unrelated.setting.name (no similar key)"),
         UnknownKeys.warnings(List.of("elasticam.totally.unrelated.setting.name")));

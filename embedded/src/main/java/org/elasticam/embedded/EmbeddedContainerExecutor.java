@@ -30,8 +30,18 @@ public class EmbeddedContainerExecutor extends DefaultContainerExecutor {
   /** The dir of the cluster's client site files, for the localizer. */
   static final String SITE_DIR = "elasticam.embedded.siteDir";
 
+  /**
+   * The Java home this node gives containers, as a real node's NodeManager passes on its own
+   * JAVA_HOME; by default this process's, else the JDK running it. Tests set another to tell the
+   * node's Java from the client's.
+   */
+  public static final String NODE_JAVA_HOME = "embedded.nodemanager.java-home";
+
   @Override
   protected String getNMEnvVar(String name) {
+    if ("JAVA_HOME".equals(name) && getConf().get(NODE_JAVA_HOME) != null) {
+      return getConf().get(NODE_JAVA_HOME);
+    }
     String value = super.getNMEnvVar(name);
     if (value == null && "JAVA_HOME".equals(name)) {
       return System.getProperty("java.home");

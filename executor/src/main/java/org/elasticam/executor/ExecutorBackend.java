@@ -191,7 +191,8 @@ public final class ExecutorBackend {
           scratchRoot, clock, u -> out.send(ExecutorMessage.newBuilder().setTaskUpdate(u).build()), shuffle);
       Register.Builder r = Register.newBuilder().setExecutorId(args.executorId()).setHost(host)
           .setContainerId(containerId).setCores(args.cores()).setPid(ProcessHandle.current().pid())
-          .setReattach(reattach);
+          .setReattach(reattach).setJavaVersion(System.getProperty("java.version", ""))
+          .setJavaHome(java.util.Objects.requireNonNullElse(System.getenv("JAVA_HOME"), ""));
       if (shuffle != null) {
         r.setShuffleExternal(shuffle.external());
         shuffle.localDirs().forEach(d -> r.addLocalDirs(d.toString()));

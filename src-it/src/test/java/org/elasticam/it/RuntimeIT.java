@@ -95,8 +95,8 @@ class RuntimeIT {
   @Test
   void aUserJobFromItsOwnJarRuns() throws Exception {
     java.nio.file.Path jar = UserJobJar.build(java.nio.file.Path.of("target", "user-job"));
-    ItCluster.ClientRun run = it.client("submit", "--jar", jar.toString(), "--class", "it.user.HelloJob", "3",
-        "--conf", "elasticam.executor.instances=1");
+    ItCluster.ClientRun run = it.client("submit", "--conf", "elasticam.executor.instances=1", "--jar", jar.toString(),
+        "--class", "it.user.HelloJob", "3");
     assertEquals(0, run.exitCode(), run.out() + run.err());
     List<JsonNode> tasks = ItCluster.ofType(it.events(run.appId()), "task_end");
     assertEquals(3 + 1, tasks.size(), "3 tasks in stage 0, 1 in stage 1");

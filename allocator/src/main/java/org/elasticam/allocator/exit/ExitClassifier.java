@@ -43,6 +43,9 @@ public final class ExitClassifier {
           ExitStatus.KILLED_BY_RESOURCEMANAGER, ExitStatus.KILLED_AFTER_APP_COMPLETION -> new ExitVerdict(false, false,
           "lost",
           where + " was stopped by YARN (" + ExitStatus.name(status) + "), not by an error in the job." + diag);
+      case ExitStatus.JAVA_TOO_OLD -> new ExitVerdict(true, true, "failed", where + ": " + javaCheckMessage(diagnostics)
+          .orElse("its Java is missing or older than ElasticAM needs; set elasticam.executorEnv.JAVA_HOME to a Java 17"
+              + " home on the nodes") + ".");
       case ExitStatus.KILLED_FOR_EXCESS_LOGS -> new ExitVerdict(true, false, "failed",
           where + " was killed for writing too many logs (KILLED_FOR_EXCESS_LOGS)." + diag);
       default -> new ExitVerdict(true, true, "failed",
@@ -58,6 +61,17 @@ public final class ExitClassifier {
             + " yarn.nodemanager.vmem-check-enabled on the cluster.";
     return new ExitVerdict(true, false, "memory", where + " was killed by YARN for exceeding " + kind
         + " memory limits" + (usage.isEmpty() ? "" : ": " + usage) + ". " + advice);
+  }
+
+  private static final Pattern JAVA_CHECK = Pattern.compile("elasticam: ((?:the AM|an executor) container[^\n]*)");
+
+  /**
+   * What a container's launch command said when it found the node's Java missing or too old: the
+   * NodeManager puts the tail of the container's stderr into its diagnostics.
+   */
+  public static java.util.Optional<String> javaCheckMessage(String diagnostics) {
+    Matcher m = diagnostics == null ? null : JAVA_CHECK.matcher(diagnostics);
+    return m != null && m.find() ? java.util.Optional.of(m.group(1).strip()) : java.util.Optional.empty();
   }
 
   /** The "X of Y physical memory used" fragment of YARN's diagnostics, or "". */

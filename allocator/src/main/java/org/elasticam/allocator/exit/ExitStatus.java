@@ -19,6 +19,12 @@ public final class ExitStatus {
   public static final int KILLED_BY_CONTAINER_SCHEDULER = -108;
   public static final int KILLED_FOR_EXCESS_LOGS = -109;
 
+  /**
+   * Ours, not YARN's: the launch command found no Java, or a Java older than the AM and executors
+   * need, on the node, and exited before starting a JVM; its stderr says which and what to set.
+   */
+  public static final int JAVA_TOO_OLD = 40;
+
   private ExitStatus() {}
 
   /** YARN's name for a status, or "exit code N". */
@@ -36,6 +42,7 @@ public final class ExitStatus {
       case KILLED_AFTER_APP_COMPLETION -> "KILLED_AFTER_APP_COMPLETION";
       case KILLED_BY_CONTAINER_SCHEDULER -> "KILLED_BY_CONTAINER_SCHEDULER";
       case KILLED_FOR_EXCESS_LOGS -> "KILLED_FOR_EXCESS_LOGS";
+      case JAVA_TOO_OLD -> "exit code 40 (the node's Java is missing or too old)";
       default -> "exit code " + status;
     };
   }

@@ -15,6 +15,7 @@ import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.elasticam.allocator.exit.ExitClassifier;
 import org.elasticam.am.conf.HadoopConfigSource;
 import org.elasticam.conf.ConfigProblem;
 import org.elasticam.conf.ElasticConf;
@@ -41,7 +42,7 @@ public final class ElasticamCli extends Configured implements Tool {
   static final String EMBEDDED = "elasticam.client.embedded";
 
   /** The help of every command: what each does, then the jobs and options, shared with bin/elasticam run. */
-  static String usage() {
+  String usage() {
     String c = commandPrefix();
     return String.join("\n",
         "usage: " + c + " submit [options] <job> [job options]",
@@ -198,14 +199,13 @@ public final class ElasticamCli extends Configured implements Tool {
     }
   }
 
-  /** The command a user types to run this client again, as they ran it. */
-  static String commandPrefix() {
+  /** The command a user types to run this client again, as they ran it: bin/elasticam, or yarn jar with our jar. */
+  String commandPrefix() {
     String launcher = System.getProperty(COMMAND);
     if (launcher != null && !launcher.isBlank()) {
       return ShellWords.quote(launcher);
     }
-    Path jar = ownJar();
-    return "yarn jar " + (jar == null ? "elasticam-<version>.jar" : ShellWords.quote(jar.toString()));
+    return "yarn jar " + (appJar == null ? "elasticam-<version>.jar" : ShellWords.quote(appJar.toString()));
   }
 
   private static String describe(Throwable e) {
@@ -336,7 +336,11 @@ public final class ElasticamCli extends Configured implements Tool {
     out.println(r.getApplicationId() + " " + r.getYarnApplicationState() + " with final status "
         + r.getFinalApplicationStatus());
     String diag = r.getDiagnostics();
-    if (diag != null && !diag.isBlank()) {
+    java.util.Optional<String> java = ExitClassifier.javaCheckMessage(diag);
+    if (java.isPresent()) {
+      // The AM never started: the node's Java is the whole story, not YARN's page of launch details.
+      err.println("elasticam: " + java.get());
+    } else if (diag != null && !diag.isBlank()) {
       out.println("diagnostics: " + diag.strip());
     }
     // bin/elasticam run lists the log files itself; a real cluster's are behind yarn logs.

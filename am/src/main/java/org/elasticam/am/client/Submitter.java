@@ -33,7 +33,9 @@ import org.elasticam.am.AmFiles;
 import org.elasticam.am.StagingResources;
 import org.elasticam.am.job.JobArgsFile;
 import org.elasticam.am.job.JobSpec;
+import org.elasticam.allocator.exit.ExitStatus;
 import org.elasticam.conf.ElasticConf;
+import org.elasticam.conf.EnvironmentKeys;
 import org.elasticam.conf.ExecutorKeys;
 import org.elasticam.conf.YarnKeys;
 import org.elasticam.launcher.yarn.ContainerCommand;
@@ -48,6 +50,9 @@ import org.elasticam.workload.TraceFormatException;
  * and submits it to the configured queue.
  */
 public final class Submitter {
+
+  /** The key that points the AM at another Java home than the node's. */
+  public static final String AM_JAVA_HOME_KEY = EnvironmentKeys.AM_ENV_PREFIX + "JAVA_HOME";
 
   private static final int SECRET_BYTES = 32;
 
@@ -251,7 +256,12 @@ public final class Submitter {
     cp.addAll(List.of(conf.getStrings(YarnConfiguration.YARN_APPLICATION_CLASSPATH,
         YarnConfiguration.DEFAULT_YARN_CROSS_PLATFORM_APPLICATION_CLASSPATH)));
     env.put(Environment.CLASSPATH.name(), String.join(ApplicationConstants.CLASS_PATH_SEPARATOR, cp));
-    env.put(Environment.JAVA_HOME.name(), System.getProperty("java.home"));
+    // No JAVA_HOME of the client's, whose JDK need not exist on the node: the node's, or the user's.
+    conf.getPropsWithPrefix(EnvironmentKeys.AM_ENV_PREFIX).forEach((name, value) -> {
+      if (!name.isEmpty() && !name.equals(Environment.CLASSPATH.name())) {
+        env.put(name, ContainerCommand.literalEnvValue(value));
+      }
+    });
     env.put(AmFiles.ENV_STAGING_DIR,
         ContainerCommand.literalEnvValue(staging.getFileSystem(conf).makeQualified(staging).toString()));
     return env;
@@ -270,6 +280,9 @@ public final class Submitter {
   /** The job's arguments travel in {@link AmFiles#JOB_FILE}: nothing the user typed is on this line. */
   private String amCommand() {
     return new ContainerCommand()
+        .requireJava(ExecutorLaunchSpec.MIN_JAVA, ExitStatus.JAVA_TOO_OLD, "the AM container", AM_JAVA_HOME_KEY,
+            ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/AppMaster.stderr")
+        .shell("exec")
         .expanded(Environment.JAVA_HOME.$$() + "/bin/java")
         .arg("-Xmx" + elastic.get(YarnKeys.AM_MEMORY).mebibytes() + "m")
         .expanded("-Djava.io.tmpdir=" + Environment.PWD.$$() + "/tmp")

@@ -612,7 +612,8 @@ public final class Driver implements DriverService.SessionHandler {
       LOG.info("Executor {} registered from {} ({}, {} cores)", id, r.getHost(), r.getContainerId(), r.getCores());
     }
     events.write("executor_registered", "executor_id", id, "container_id", r.getContainerId(), "host", r.getHost(),
-        "cores", r.getCores(), "pid", r.getPid(), "reattached", survivor);
+        "cores", r.getCores(), "pid", r.getPid(), "reattached", survivor, "java_version", r.getJavaVersion(),
+        "java_home", r.getJavaHome());
     revive();
   }
 

@@ -59,6 +59,32 @@ public final class ContainerCommand {
     return arg(name).arg(String.valueOf(value));
   }
 
+  /**
+   * Before the JVM starts: exits with {@code exitCode}, and a line on {@code stderrFile} naming
+   * the version found and the key to set, when the container has no Java at {@code JAVA_HOME} or
+   * one older than {@code minimum} (from the JDK's {@code release} file, else {@code java -version}).
+   * A version it cannot read is let through: the JVM then says what is wrong. Follow it with
+   * {@code shell("exec")} and the java command.
+   *
+   * @param who the container, as the message names it ("the AM container")
+   * @param key the setting that points the container at another Java home
+   */
+  public ContainerCommand requireJava(int minimum, int exitCode, String who, String key, String stderrFile) {
+    String need = "ElasticAM's AM and executors need Java " + minimum + " or later: set " + key + " to a Java "
+        + minimum + " home on the nodes";
+    String check = "{ j=\"$JAVA_HOME\"; "
+        + "if [ -z \"$j\" ] || [ ! -x \"$j/bin/java\" ]; then echo \"elasticam: " + who + " on $NM_HOST has no Java at"
+        + " JAVA_HOME='$j'; " + need + ", or give the NodeManagers a JAVA_HOME (yarn.nodemanager.env-whitelist)\"; exit "
+        + exitCode + "; fi; "
+        + "v=$(sed -n 's/^JAVA_VERSION=\"\\([^\"]*\\)\".*/\\1/p' \"$j/release\" 2>/dev/null); "
+        + "[ -n \"$v\" ] || v=$(\"$j/bin/java\" -version 2>&1 | sed -n '1s/^[^\"]*\"\\([^\"]*\\)\".*/\\1/p'); "
+        + "case \"$v\" in 1.*) m=${v#1.}; m=${m%%.*} ;; *) m=${v%%[!0-9]*} ;; esac; "
+        + "if [ -n \"$m\" ] && [ \"$m\" -lt " + minimum + " ]; then echo \"elasticam: " + who + "'s Java is $v"
+        + " (JAVA_HOME=$j on $NM_HOST); " + need + "\"; exit " + exitCode + "; fi; }";
+    words.add(forDoubleQuotes(check));
+    return redirect("2>>", stderrFile).shell("1>&2").shell("&&");
+  }
+
   public String build() {
     return String.join(" ", words);
   }

@@ -25,6 +25,8 @@ import org.apache.hadoop.yarn.api.records.LocalResource;
  *     set when the application may have another attempt, so executors outlive an AM restart
  * @param reregisterTimeout how long an executor that lost the driver looks for a new AM
  * @param controlPlaneTls the AM's control plane serves TLS
+ * @param environment the user's variables for executors ({@code elasticam.executorEnv.*}), taken
+ *     literally; without {@code JAVA_HOME} among them executors run on the node's own Java
  */
 public record ExecutorLaunchSpec(
     String driverHost,
@@ -45,23 +47,30 @@ public record ExecutorLaunchSpec(
     Map<String, String> shuffleClientConf,
     Optional<String> driverEndpointFile,
     Duration reregisterTimeout,
-    boolean controlPlaneTls) {
+    boolean controlPlaneTls,
+    Map<String, String> environment) {
 
   public static final String EXECUTOR_MAIN = "org.elasticam.executor.ExecutorMain";
   /** The log4j configuration inside the app jar that containers log with. */
   public static final String CONTAINER_LOG4J = "elasticam-container-log4j.properties";
+  /** The oldest Java the AM and executors run on; a container's launch command checks it first. */
+  public static final int MIN_JAVA = 17;
+  /** The key that points executors at another Java home than the node's. */
+  public static final String EXECUTOR_JAVA_HOME_KEY = "elasticam.executorEnv.JAVA_HOME";
 
   public ExecutorLaunchSpec {
     localResources = Map.copyOf(localResources);
     applicationClasspath = List.copyOf(applicationClasspath);
     serviceData = Map.copyOf(serviceData);
     shuffleClientConf = new java.util.TreeMap<>(shuffleClientConf);
+    environment = Map.copyOf(environment);
   }
 
   /** The same executors, launched with newer tokens (an AM with a keytab renewed them). */
   public ExecutorLaunchSpec withTokens(ByteBuffer newTokens) {
     return new ExecutorLaunchSpec(driverHost, driverPort, appId, cores, taskCpus, heapMb, heartbeatInterval,
         heartbeatTimeout, localResources, applicationClasspath, newTokens, serviceData, userJar, shuffleService,
-        readLocalShuffleDirectly, shuffleClientConf, driverEndpointFile, reregisterTimeout, controlPlaneTls);
+        readLocalShuffleDirectly, shuffleClientConf, driverEndpointFile, reregisterTimeout, controlPlaneTls,
+        environment);
   }
 }

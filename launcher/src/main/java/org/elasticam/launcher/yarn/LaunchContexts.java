@@ -7,6 +7,7 @@ import java.util.Map;
 import org.apache.hadoop.yarn.api.ApplicationConstants;
 import org.apache.hadoop.yarn.api.ApplicationConstants.Environment;
 import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
+import org.elasticam.allocator.exit.ExitStatus;
 import org.elasticam.allocator.model.ExecutorId;
 
 /** Builds the launch context of one executor's container from the shared spec. */
@@ -23,22 +24,30 @@ public final class LaunchContexts {
 
   /**
    * CLASSPATH: the container's working directory (our jars are localized there) first, then the
-   * cluster's Hadoop classpath. JAVA_HOME is set explicitly: a NodeManager passes on its own only
-   * when its process has one, and on some machines it does not.
+   * cluster's Hadoop classpath, then the user's. No JAVA_HOME of ours: the AM's Java home need not
+   * exist on another node, so executors get the node's (the NodeManager passes its own on, as
+   * JAVA_HOME is in yarn.nodemanager.env-whitelist by default) unless the user names one.
    */
   static Map<String, String> environment(ExecutorLaunchSpec spec) {
     Map<String, String> env = new HashMap<>();
+    spec.environment().forEach((k, v) -> env.put(k, ContainerCommand.literalEnvValue(v)));
     List<String> cp = new ArrayList<>();
     cp.add(Environment.PWD.$$());
     cp.add(Environment.PWD.$$() + "/*");
     cp.addAll(spec.applicationClasspath());
+    String own = spec.environment().get(Environment.CLASSPATH.name());
+    if (own != null) {
+      cp.add(ContainerCommand.literalEnvValue(own));
+    }
     env.put(Environment.CLASSPATH.name(), String.join(ApplicationConstants.CLASS_PATH_SEPARATOR, cp));
-    env.put(Environment.JAVA_HOME.name(), System.getProperty("java.home"));
     return env;
   }
 
   static String command(ExecutorLaunchSpec spec, ExecutorId id) {
     ContainerCommand c = new ContainerCommand()
+        .requireJava(ExecutorLaunchSpec.MIN_JAVA, ExitStatus.JAVA_TOO_OLD, "an executor container",
+            ExecutorLaunchSpec.EXECUTOR_JAVA_HOME_KEY, ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stderr")
+        .shell("exec")
         .expanded(Environment.JAVA_HOME.$$() + "/bin/java")
         .arg("-Xmx" + spec.heapMb() + "m")
         .arg("-XX:+ExitOnOutOfMemoryError")

@@ -92,6 +92,19 @@ class ContainerCommandTest {
   }
 
   private List<String> runAsNodeManagerWould(String command, Map<String, String> env) throws Exception {
+    Launched l = launch(command, env);
+    assertEquals(0, l.exitCode(), "the launch script failed:\n" + l.script());
+    return split(l.out());
+  }
+
+  /** What a container's launch printed, its exit code, and the script the NodeManager wrote. */
+  private record Launched(int exitCode, String out, String script) {}
+
+  /**
+   * Writes the launch script with the NodeManager's own builder after its own marker expansion, in
+   * a working directory of its own, and runs it with bash.
+   */
+  private Launched launch(String command, Map<String, String> env) throws Exception {
     org.apache.hadoop.fs.Path logDir = new org.apache.hadoop.fs.Path(logs());
     ContainerLaunch.ShellScriptBuilder script = ContainerLaunch.ShellScriptBuilder.create();
     for (Map.Entry<String, String> e : env.entrySet()) {
@@ -107,8 +120,69 @@ class ContainerCommandTest {
     Process p = new ProcessBuilder("bash", file.toString()).directory(container().toFile())
         .redirectError(ProcessBuilder.Redirect.INHERIT).start();
     byte[] printed = p.getInputStream().readAllBytes();
-    assertEquals(0, p.waitFor(), "the launch script failed:\n" + text);
-    return split(new String(printed, StandardCharsets.UTF_8));
+    return new Launched(p.waitFor(), new String(printed, StandardCharsets.UTF_8), text.toString(StandardCharsets.UTF_8));
+  }
+
+  private static final String JAVA_KEY = "elasticam.yarn.appMasterEnv.JAVA_HOME";
+
+  /** The check, then what the JVM would be: a command that says it started. */
+  private String javaChecked() throws IOException {
+    return new ContainerCommand().requireJava(17, 40, "the AM container", JAVA_KEY, logs() + "/AppMaster.stderr")
+        .shell("exec").shell("printf").arg("%s\\0").arg("started").build();
+  }
+
+  /** A Java home: a release file saying {@code version} (none when null), a bin/java that prints {@code dashVersion}. */
+  private Path javaHome(String name, String version, String dashVersion) throws IOException {
+    Path home = Files.createDirectories(tmp.resolve("jdks").resolve(name));
+    Path java = Files.createDirectories(home.resolve("bin")).resolve("java");
+    Files.writeString(java, "#!/bin/sh\necho '" + dashVersion + "' >&2\n");
+    java.toFile().setExecutable(true);
+    if (version != null) {
+      Files.writeString(home.resolve("release"), "IMPLEMENTOR=\"Test\"\nJAVA_VERSION=\"" + version + "\"\nOS_NAME=\"Linux\"\n");
+    }
+    return home;
+  }
+
+  private String stderrOfTheAm() throws IOException {
+    Path f = Path.of(logs(), "AppMaster.stderr");
+    return Files.exists(f) ? Files.readString(f) : "";
+  }
+
+  @Test
+  void aJavaOfTheVersionNeededStartsTheJvm() throws Exception {
+    for (String v : List.of("17.0.15", "21", "25.0.1")) {
+      Path home = javaHome("jdk-" + v, v, "openjdk version \"" + v + "\"");
+      assertEquals(List.of("started"), runAsNodeManagerWould(javaChecked(),
+          Map.of("JAVA_HOME", home.toString(), "NM_HOST", "node-7")), v);
+    }
+    Path unreadable = javaHome("odd", null, "something else entirely");
+    assertEquals(List.of("started"), runAsNodeManagerWould(javaChecked(), Map.of("JAVA_HOME", unreadable.toString())),
+        "a version it cannot read is the JVM's to judge");
+  }
+
+  @Test
+  void anOlderJavaStopsBeforeTheJvmWithItsVersionAndTheKeyToSet() throws Exception {
+    Map<String, String> homes = Map.of(
+        "11.0.2", javaHome("jdk-11", "11.0.2", "").toString(),
+        "1.8.0_392", javaHome("jdk-8", "1.8.0_392", "").toString(),
+        "11.0.21", javaHome("jdk-11-no-release", null, "openjdk version \"11.0.21\" 2023-10-17").toString());
+    for (Map.Entry<String, String> h : homes.entrySet()) {
+      Files.deleteIfExists(Path.of(logs(), "AppMaster.stderr"));
+      Launched l = launch(javaChecked(), Map.of("JAVA_HOME", h.getValue(), "NM_HOST", "node-7"));
+      assertEquals(40, l.exitCode(), h.getKey());
+      assertEquals("", l.out(), "the JVM never started");
+      assertEquals("elasticam: the AM container's Java is " + h.getKey() + " (JAVA_HOME=" + h.getValue() + " on node-7);"
+          + " ElasticAM's AM and executors need Java 17 or later: set " + JAVA_KEY + " to a Java 17 home on the nodes\n",
+          stderrOfTheAm());
+    }
+  }
+
+  @Test
+  void noJavaAtAllSaysSo() throws Exception {
+    Launched l = launch(javaChecked(), Map.of("NM_HOST", "node-7", "JAVA_HOME", ""));
+    assertEquals(40, l.exitCode());
+    assertTrue(stderrOfTheAm().startsWith("elasticam: the AM container on node-7 has no Java at JAVA_HOME=''; "),
+        stderrOfTheAm());
   }
 
   private static List<String> split(String nulTerminated) throws IOException {

@@ -19,22 +19,23 @@ class LaunchContextsTest {
     return new ExecutorLaunchSpec("am-host", 4242, "application_1_0001", 2, 1, 1024, Duration.ofSeconds(3),
         Duration.ofSeconds(60), Map.of(), List.of("/opt/hadoop/*", "/opt/hadoop/lib/*"), null, serviceData, userJar,
         serviceData.isEmpty() ? Optional.empty() : Optional.of("elasticam_shuffle"), true, Map.of(),
-        Optional.empty(), Duration.ofSeconds(60), false);
+        Optional.empty(), Duration.ofSeconds(60), false, Map.of());
   }
 
   @Test
   void commandRunsTheExecutorMainWithItsArgumentsAndRedirectsOutput() {
     String cmd = LaunchContexts.command(spec(Optional.of("__user__.jar"), Map.of()), new ExecutorId(7));
-    assertTrue(cmd.startsWith("\\\"{{JAVA_HOME}}/bin/java\\\" -Xmx1024m"), cmd);
+    assertTrue(cmd.startsWith("{ j=\\\"\\$JAVA_HOME\\\"; "), "the node's Java is checked first: " + cmd);
+    assertTrue(cmd.contains(" 2>>\\\"<LOG_DIR>/stderr\\\" 1>&2 && exec \\\"{{JAVA_HOME}}/bin/java\\\" -Xmx1024m"), cmd);
     assertTrue(cmd.contains(" org.elasticam.executor.ExecutorMain --driver am-host:4242 --executor-id 7"
         + " --app-id application_1_0001 --cores 2 --task-cpus 1 --heartbeat-ms 3000 --heartbeat-timeout-ms 60000"
         + " --user-jar __user__.jar --shuffle-local-read direct 1>\\\"<LOG_DIR>/stdout\\\" 2>\\\"<LOG_DIR>/stderr\\\""), cmd);
   }
 
   @Test
-  void environmentSetsJavaHomeAndPutsOurJarsBeforeHadoops() {
+  void environmentLeavesJavaHomeToTheNodeAndPutsOurJarsBeforeHadoops() {
     Map<String, String> env = LaunchContexts.environment(spec(Optional.empty(), Map.of()));
-    assertEquals(System.getProperty("java.home"), env.get("JAVA_HOME"));
+    assertNull(env.get("JAVA_HOME"), "the AM's own Java home need not exist on the executor's node");
     assertEquals("{{PWD}}<CPS>{{PWD}}/*<CPS>/opt/hadoop/*<CPS>/opt/hadoop/lib/*", env.get("CLASSPATH"));
   }
 
@@ -56,7 +57,7 @@ class LaunchContextsTest {
         base.applicationClasspath(), null, base.serviceData(), Optional.empty(), Optional.of("elasticam_shuffle"), false,
         Map.of("elasticam.shuffle.client.maxRetries", "5", "elasticam.shuffle.client.maxBytesInFlight", "64m"),
         Optional.of("hdfs://nn:8020/user/u/.elasticam/staging/application_1_0001/am-endpoint"), Duration.ofSeconds(45),
-        true);
+        true, Map.of("JAVA_HOME", "/opt/jdk 17", "TZ", "UTC"));
     String cmd = LaunchContexts.command(spec, new ExecutorId(3));
     assertTrue(cmd.contains(" --shuffle-service elasticam_shuffle --shuffle-local-read fetch --shuffle-client-conf"
         + " elasticam.shuffle.client.maxBytesInFlight=64m,elasticam.shuffle.client.maxRetries=5 "), cmd);
@@ -64,5 +65,8 @@ class LaunchContextsTest {
     assertTrue(cmd.contains(" --driver-endpoint-file hdfs://nn:8020/user/u/.elasticam/staging/application_1_0001/"
         + "am-endpoint --reregister-timeout-ms 45000 "), cmd);
     assertTrue(cmd.contains(" --control-plane tls 1>"), "the AM serves TLS: " + cmd);
+    Map<String, String> env = LaunchContexts.environment(spec);
+    assertEquals("/opt/jdk 17", env.get("JAVA_HOME"), "the user's variables, taken literally");
+    assertEquals("UTC", env.get("TZ"));
   }
 }
