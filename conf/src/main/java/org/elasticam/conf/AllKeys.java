@@ -48,7 +48,7 @@ public final class AllKeys {
   private static List<ConfigKey<?>> collect() {
     List<ConfigKey<?>> keys = new ArrayList<>();
     SECTIONS.values().forEach(h -> keys.addAll(keysOf(h)));
-    return List.copyOf(keys);
+    return Collections.unmodifiableList(keys);
   }
 
   private static Map<String, ConfigKey<?>> byName() {

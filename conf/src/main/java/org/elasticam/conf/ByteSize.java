@@ -3,17 +3,24 @@ package org.elasticam.conf;
 import java.util.Locale;
 
 /** An amount of memory or disk, in bytes. Parsed from {@code 512m}, {@code 4g}, {@code 1024k}. */
-public record ByteSize(long bytes) implements Comparable<ByteSize> {
+public final class ByteSize implements Comparable<ByteSize> {
 
   private static final long KIB = 1024L;
   private static final long MIB = KIB * 1024;
   private static final long GIB = MIB * 1024;
   private static final long TIB = GIB * 1024;
 
-  public ByteSize {
+  private final long bytes;
+
+  public ByteSize(long bytes) {
     if (bytes < 0) {
       throw new IllegalArgumentException("a size cannot be negative: " + bytes);
     }
+    this.bytes = bytes;
+  }
+
+  public long bytes() {
+    return bytes;
   }
 
   public static ByteSize ofMebibytes(long mib) {
@@ -41,14 +48,26 @@ public record ByteSize(long bytes) implements Comparable<ByteSize> {
       throw new IllegalArgumentException("not a size (use e.g. 512m or 4g)");
     }
     char last = s.charAt(s.length() - 1);
-    long unit = switch (last) {
-      case 'b' -> 1;
-      case 'k' -> KIB;
-      case 'm' -> MIB;
-      case 'g' -> GIB;
-      case 't' -> TIB;
-      default -> Character.isDigit(last) ? bareUnitBytes : -1;
-    };
+    long unit;
+    switch (last) {
+      case 'b':
+        unit = 1;
+        break;
+      case 'k':
+        unit = KIB;
+        break;
+      case 'm':
+        unit = MIB;
+        break;
+      case 'g':
+        unit = GIB;
+        break;
+      case 't':
+        unit = TIB;
+        break;
+      default:
+        unit = Character.isDigit(last) ? bareUnitBytes : -1;
+    }
     String digits = Character.isDigit(last) ? s : s.substring(0, s.length() - 1).trim();
     if (unit < 0 || digits.isEmpty() || !digits.chars().allMatch(Character::isDigit)) {
       throw new IllegalArgumentException("not a size (use e.g. 512m or 4g)");
@@ -63,6 +82,16 @@ public record ByteSize(long bytes) implements Comparable<ByteSize> {
   @Override
   public int compareTo(ByteSize other) {
     return Long.compare(bytes, other.bytes);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ByteSize && bytes == ((ByteSize) o).bytes;
+  }
+
+  @Override
+  public int hashCode() {
+    return Long.hashCode(bytes);
   }
 
   @Override

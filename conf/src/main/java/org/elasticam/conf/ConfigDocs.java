@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.List;
 import java.util.Map;
 
@@ -59,9 +60,9 @@ public final class ConfigDocs {
       System.err.println("usage: ConfigDocs <path to docs/configuration.md>");
       System.exit(2);
     }
-    Path out = Path.of(args[0]);
+    Path out = Paths.get(args[0]);
     Files.createDirectories(out.toAbsolutePath().getParent());
-    Files.writeString(out, render(), StandardCharsets.UTF_8);
+    Files.write(out, render().getBytes(StandardCharsets.UTF_8));
     System.out.println("wrote " + out.toAbsolutePath().normalize());
   }
 }

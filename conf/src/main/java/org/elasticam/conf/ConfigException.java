@@ -1,5 +1,7 @@
 package org.elasticam.conf;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -12,7 +14,7 @@ public final class ConfigException extends RuntimeException {
 
   public ConfigException(List<ConfigProblem> problems) {
     super(render(problems));
-    this.problems = List.copyOf(problems);
+    this.problems = Collections.unmodifiableList(new ArrayList<>(problems));
   }
 
   public List<ConfigProblem> problems() {

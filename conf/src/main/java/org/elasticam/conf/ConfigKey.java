@@ -125,7 +125,10 @@ public final class ConfigKey<T> {
     public Builder<T> check(Predicate<T> ok, String rule) {
       Check<T> previous = this.check;
       Check<T> added = Check.that(ok, rule);
-      this.check = v -> previous.problem(v).or(() -> added.problem(v));
+      this.check = v -> {
+        Optional<String> problem = previous.problem(v);
+        return problem.isPresent() ? problem : added.problem(v);
+      };
       return this;
     }
 

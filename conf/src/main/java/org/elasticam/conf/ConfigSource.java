@@ -1,5 +1,6 @@
 package org.elasticam.conf;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -16,13 +17,20 @@ public interface ConfigSource {
 
   /** A source over a fixed map; handy for tests, the simulator and {@code --conf} overrides. */
   static ConfigSource of(Map<String, String> values) {
-    Map<String, String> copy = Map.copyOf(values);
+    Map<String, String> copy = new HashMap<>(values);
+    // A null key or value is the caller's bug, not an unset key.
+    if (copy.containsKey(null) || copy.containsValue(null)) {
+      throw new NullPointerException("a configuration source holds no null keys or values");
+    }
     return key -> Optional.ofNullable(copy.get(key));
   }
 
   /** Values from {@code overrides} win over this source's. */
   default ConfigSource overriddenBy(ConfigSource overrides) {
     ConfigSource base = this;
-    return key -> overrides.get(key).or(() -> base.get(key));
+    return key -> {
+      Optional<String> value = overrides.get(key);
+      return value.isPresent() ? value : base.get(key);
+    };
   }
 }

@@ -5,6 +5,7 @@ import static org.elasticam.conf.DynamicAllocationKeys.MAX_EXECUTORS;
 import static org.elasticam.conf.DynamicAllocationKeys.MIN_EXECUTORS;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
@@ -27,12 +28,12 @@ final class ConfigValidator {
     ConfigValidator v = new ConfigValidator(conf);
     AllKeys.all().forEach(v::checkKey);
     v.crossKeyRules();
-    return List.copyOf(v.problems);
+    return Collections.unmodifiableList(v.problems);
   }
 
   private <T> void checkKey(ConfigKey<T> key) {
     Optional<String> raw = conf.source().get(key.name());
-    if (raw.isEmpty()) {
+    if (!raw.isPresent()) {
       return;
     }
     try {

@@ -70,23 +70,43 @@ public final class Durations {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("duration too large");
     }
-    ChronoUnit u = switch (unit) {
-      case "" -> bareUnit;
-      case "ns" -> ChronoUnit.NANOS;
-      case "us" -> ChronoUnit.MICROS;
-      case "ms" -> ChronoUnit.MILLIS;
-      case "s", "sec", "secs" -> ChronoUnit.SECONDS;
-      case "m", "min", "mins" -> ChronoUnit.MINUTES;
-      case "h", "hour", "hours" -> ChronoUnit.HOURS;
-      case "d", "day", "days" -> ChronoUnit.DAYS;
-      default -> throw new IllegalArgumentException(
-          "unknown duration unit '" + unit + "' (use ms, s, min, h or d)");
-    };
+    ChronoUnit u = unitOf(unit, bareUnit);
     try {
       Duration d = Duration.of(n, u);
       return isInfinite(d) ? INFINITE : d;
     } catch (ArithmeticException e) {
       return INFINITE;
+    }
+  }
+
+  private static ChronoUnit unitOf(String unit, ChronoUnit bareUnit) {
+    switch (unit) {
+      case "":
+        return bareUnit;
+      case "ns":
+        return ChronoUnit.NANOS;
+      case "us":
+        return ChronoUnit.MICROS;
+      case "ms":
+        return ChronoUnit.MILLIS;
+      case "s":
+      case "sec":
+      case "secs":
+        return ChronoUnit.SECONDS;
+      case "m":
+      case "min":
+      case "mins":
+        return ChronoUnit.MINUTES;
+      case "h":
+      case "hour":
+      case "hours":
+        return ChronoUnit.HOURS;
+      case "d":
+      case "day":
+      case "days":
+        return ChronoUnit.DAYS;
+      default:
+        throw new IllegalArgumentException("unknown duration unit '" + unit + "' (use ms, s, min, h or d)");
     }
   }
 

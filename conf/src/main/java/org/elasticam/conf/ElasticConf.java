@@ -1,6 +1,7 @@
 package org.elasticam.conf;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -42,19 +43,20 @@ public final class ElasticConf {
    */
   public <T> T get(ConfigKey<T> key) {
     return getOptional(key).orElseThrow(
-        () -> new ConfigException(List.of(new ConfigProblem(key.name(), null, "must be set"))));
+        () -> new ConfigException(Collections.singletonList(new ConfigProblem(key.name(), null, "must be set"))));
   }
 
   /** The key's value, its default, or empty for an unset key without a default. */
   public <T> Optional<T> getOptional(ConfigKey<T> key) {
     Optional<String> raw = source.get(key.name());
-    if (raw.isEmpty()) {
+    if (!raw.isPresent()) {
       return key.defaultValue();
     }
     try {
       return Optional.of(key.type().parse(raw.get()));
     } catch (IllegalArgumentException e) {
-      throw new ConfigException(List.of(new ConfigProblem(key.name(), shown(key, raw.get()), e.getMessage())));
+      throw new ConfigException(
+          Collections.singletonList(new ConfigProblem(key.name(), shown(key, raw.get()), e.getMessage())));
     }
   }
 

@@ -51,7 +51,7 @@ public final class ShuffleKeys {
 
   public static final ConfigKey<Duration> RETRY_AFTER = key(P + "retryAfter", ValueType.SECONDS)
       .defaultValue(Duration.ofSeconds(1))
-      .check(v -> v.toMillis() >= 1000 && v.toSeconds() <= 3600, "must be between 1s and 1h")
+      .check(v -> v.toMillis() >= 1000 && v.getSeconds() <= 3600, "must be between 1s and 1h")
       .doc("NodeManager side: the Retry-After a client is told with 429 (too many connections) or 503 (busy).")
       .build();
 

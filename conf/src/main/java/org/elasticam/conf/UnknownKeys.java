@@ -17,7 +17,7 @@ public final class UnknownKeys {
   public static List<String> warnings(Collection<String> presentKeys) {
     List<String> out = new ArrayList<>();
     presentKeys.stream().filter(k -> k.startsWith(ElasticConf.PREFIX)).sorted().forEach(k -> {
-      if (AllKeys.find(k).isEmpty() && !EnvironmentKeys.isEnvironmentKey(k)) {
+      if (!AllKeys.find(k).isPresent() && !EnvironmentKeys.isEnvironmentKey(k)) {
         out.add("unknown configuration key " + k
             + closest(k).map(c -> "; did you mean " + c + "?").orElse(" (no similar key)"));
       }

@@ -3,6 +3,7 @@ package org.elasticam.conf;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
@@ -73,7 +74,8 @@ public final class ValueType<T> {
 
   /** Comma-separated; blanks dropped. */
   public static final ValueType<List<String>> LIST = new ValueType<>("comma-separated list",
-      raw -> Arrays.stream(raw.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList(),
+      raw -> Collections.unmodifiableList(
+          Arrays.stream(raw.split(",")).map(String::trim).filter(s -> !s.isEmpty()).collect(Collectors.toList())),
       v -> String.join(",", v));
 
   public static final ValueType<Duration> MILLIS = duration(ChronoUnit.MILLIS, "milliseconds");

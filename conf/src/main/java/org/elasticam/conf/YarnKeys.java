@@ -3,6 +3,7 @@ package org.elasticam.conf;
 import static org.elasticam.conf.ConfigKey.key;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 
 /** The YARN side: submission, the AM, requests, failures and exclusion: {@code elasticam.yarn.*}. */
@@ -41,8 +42,8 @@ public final class YarnKeys {
 
   public static final ConfigKey<String> AM_ADVERTISED_ADDRESS = key(P + "am.advertisedAddress", ValueType.STRING)
       .defaultDoc("(the AM's host and the port it listens on)")
-      .check(v -> v.isBlank() || v.matches("[A-Za-z0-9.\\-]+:[0-9]{1,5}") && portOf(v) >= 1 && portOf(v) <= 65535,
-          "must be host:port")
+      .check(v -> v.codePoints().allMatch(Character::isWhitespace)
+          || v.matches("[A-Za-z0-9.\\-]+:[0-9]{1,5}") && portOf(v) >= 1 && portOf(v) <= 65535, "must be host:port")
       .doc("host:port executors dial for the AM's control plane, when a NAT or port forward sits between them.")
       .build();
 
@@ -137,7 +138,7 @@ public final class YarnKeys {
 
   public static final ConfigKey<List<String>> ACCESS_FILESYSTEMS =
       key(P + "access.hadoopFileSystems", ValueType.LIST)
-          .defaultValue(List.of())
+          .defaultValue(Collections.emptyList())
           .defaultDoc("(none)")
           .doc("Extra file systems to obtain delegation tokens for, besides fs.defaultFS.")
           .build();

@@ -3,6 +3,7 @@ package org.elasticam.shuffle.service;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.security.GeneralSecurityException;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -64,7 +65,7 @@ public final class ElasticamShuffleService extends AuxiliaryService {
   protected void serviceInit(Configuration conf) throws Exception {
     settings = ServiceSettings.from(new ElasticConf(new HadoopConfSource(conf)));
     org.apache.hadoop.fs.Path recovery = getRecoveryPath();
-    store = recovery == null ? StateStore.none() : JournalStore.open(Path.of(recovery.toUri().getPath()),
+    store = recovery == null ? StateStore.none() : JournalStore.open(Paths.get(recovery.toUri().getPath()),
         Clock.system().nowMs());
     if (recovery == null) {
       LOG.info("NodeManager recovery is off: shuffle registrations are kept in memory only");

@@ -3,6 +3,7 @@ package org.elasticam.shuffle.service;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -22,7 +23,7 @@ final class NodeManagerDirs {
     if (handler == null) {
       List<Path> local = new ArrayList<>();
       for (String d : conf.getTrimmedStrings(YarnConfiguration.NM_LOCAL_DIRS)) {
-        local.add(Path.of(d.startsWith("file:") ? java.net.URI.create(d).getPath() : d));
+        local.add(Paths.get(d.startsWith("file:") ? java.net.URI.create(d).getPath() : d));
       }
       return AppDirs.under(local);
     }
@@ -30,7 +31,7 @@ final class NodeManagerDirs {
       List<Path> out = new ArrayList<>();
       try {
         for (org.apache.hadoop.fs.Path p : handler.getAllLocalPathsForRead(AppDirs.relative(user, appId))) {
-          Path dir = Path.of(p.toUri().getPath());
+          Path dir = Paths.get(p.toUri().getPath());
           if (Files.isDirectory(dir)) {
             out.add(dir);
           }

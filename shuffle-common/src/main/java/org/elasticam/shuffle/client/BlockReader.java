@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.CRC32C;
+import org.elasticam.shuffle.layout.Crc32c;
 import org.elasticam.shuffle.protocol.BlockHeader;
 import org.elasticam.shuffle.protocol.FetchRequest;
 
@@ -55,7 +55,7 @@ final class BlockReader {
     take(left, h.length(), r);
     byte[] data = new byte[(int) h.length()];
     c.readFully(data, 0, data.length);
-    CRC32C crc = new CRC32C();
+    Crc32c crc = new Crc32c();
     crc.update(data);
     if ((int) crc.getValue() != h.crc32c()) {
       throw new BlockCorruptedException("block (" + h.mapId() + ", " + h.reduceId() + ") of shuffle " + r.shuffleId()

@@ -1,5 +1,7 @@
 package org.elasticam.shuffle.client;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -16,7 +18,7 @@ public final class FetchedBlocks implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
 
   FetchedBlocks(List<FetchedBlock> blocks, long bytes, Runnable release) {
-    this.blocks = List.copyOf(blocks);
+    this.blocks = Collections.unmodifiableList(new ArrayList<>(blocks));
     this.bytes = bytes;
     this.release = release;
   }

@@ -4,7 +4,29 @@ import java.time.Duration;
 import java.util.Map;
 
 /** A response's status line and headers (names lower-cased). */
-record ResponseHead(int status, Map<String, String> headers, boolean http11) {
+final class ResponseHead {
+
+  private final int status;
+  private final Map<String, String> headers;
+  private final boolean http11;
+
+  ResponseHead(int status, Map<String, String> headers, boolean http11) {
+    this.status = status;
+    this.headers = headers;
+    this.http11 = http11;
+  }
+
+  public int status() {
+    return status;
+  }
+
+  public Map<String, String> headers() {
+    return headers;
+  }
+
+  public boolean http11() {
+    return http11;
+  }
 
   /** -1 when absent or unreadable. */
   long contentLength() {

@@ -13,6 +13,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.elasticam.shuffle.protocol.FetchRequest;
 import org.elasticam.shuffle.protocol.QueryString;
 import org.elasticam.shuffle.protocol.RegisterRequest;
@@ -91,7 +92,8 @@ public final class ShuffleClient implements AutoCloseable {
 
   /** Registers an executor's application-level local dirs with the service; blocks until answered. */
   public void register(ServiceAddress a, String executorId, List<Path> dirs) throws IOException {
-    RegisterRequest r = new RegisterRequest(appId, executorId, dirs.stream().map(Path::toString).toList());
+    RegisterRequest r =
+        new RegisterRequest(appId, executorId, dirs.stream().map(Path::toString).collect(Collectors.toList()));
     withRetries("registration of executor " + executorId, a, () -> {
       Map<String, String> params = r.params(clock.nowMs());
       return exchange(a, "POST", ShuffleProtocol.REGISTER_PATH, params, (c, head, len) -> {

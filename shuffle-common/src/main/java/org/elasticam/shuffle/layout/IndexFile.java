@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.CRC32C;
 
 /**
  * The index format, version 1, big-endian. A header and one self-checking entry per reduce
@@ -139,7 +138,7 @@ public final class IndexFile {
 
   /** CRC32C of {@code len} bytes, prefixed by the partition number when {@code r >= 0}. */
   private static int crc(byte[] a, int off, int len, int r) {
-    CRC32C c = new CRC32C();
+    Crc32c c = new Crc32c();
     if (r >= 0) {
       c.update(ByteBuffer.allocate(4).putInt(r).array());
     }

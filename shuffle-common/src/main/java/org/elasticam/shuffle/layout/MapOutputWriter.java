@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.CRC32C;
 
 /**
  * Writes one map task's output in the layout: partitions in ascending order into a temporary data
@@ -27,7 +26,7 @@ public final class MapOutputWriter implements Closeable {
   private final int partitions;
   private final OutputStream out;
   private final List<IndexEntry> entries = new ArrayList<>();
-  private final CRC32C crc = new CRC32C();
+  private final Crc32c crc = new Crc32c();
   private long position;
   private long partitionStart;
   private boolean done;

@@ -1,7 +1,10 @@
 package org.elasticam.shuffle.protocol;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -12,12 +15,19 @@ import java.util.Set;
  * {@code reduces}, written by executor {@code executorId} of application {@code appId} for
  * shuffle {@code shuffleId}. One request reads one executor's registered dirs.
  */
-public record FetchRequest(String appId, String executorId, int shuffleId, ReduceRange reduces, MapIdSet maps) {
+public final class FetchRequest {
 
-  private static final Set<String> KEYS = Set.of(ShuffleProtocol.APP, ShuffleProtocol.EXEC, ShuffleProtocol.SHUFFLE,
-      ShuffleProtocol.REDUCE, ShuffleProtocol.MAPS, ShuffleProtocol.TS);
+  private static final Set<String> KEYS = Collections.unmodifiableSet(new LinkedHashSet<>(Arrays.asList(
+      ShuffleProtocol.APP, ShuffleProtocol.EXEC, ShuffleProtocol.SHUFFLE, ShuffleProtocol.REDUCE, ShuffleProtocol.MAPS,
+      ShuffleProtocol.TS)));
 
-  public FetchRequest {
+  private final String appId;
+  private final String executorId;
+  private final int shuffleId;
+  private final ReduceRange reduces;
+  private final MapIdSet maps;
+
+  public FetchRequest(String appId, String executorId, int shuffleId, ReduceRange reduces, MapIdSet maps) {
     ShuffleIds.requireAppId(appId);
     ShuffleIds.requireExecutorId(executorId);
     if (shuffleId < 0) {
@@ -25,6 +35,31 @@ public record FetchRequest(String appId, String executorId, int shuffleId, Reduc
     }
     Objects.requireNonNull(reduces, "reduces");
     Objects.requireNonNull(maps, "maps");
+    this.appId = appId;
+    this.executorId = executorId;
+    this.shuffleId = shuffleId;
+    this.reduces = reduces;
+    this.maps = maps;
+  }
+
+  public String appId() {
+    return appId;
+  }
+
+  public String executorId() {
+    return executorId;
+  }
+
+  public int shuffleId() {
+    return shuffleId;
+  }
+
+  public ReduceRange reduces() {
+    return reduces;
+  }
+
+  public MapIdSet maps() {
+    return maps;
   }
 
   public long blockCount() {
@@ -107,5 +142,30 @@ public record FetchRequest(String appId, String executorId, int shuffleId, Reduc
         throw new IllegalArgumentException("unknown query parameter " + ShuffleIds.shorten(k));
       }
     }
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof FetchRequest)) {
+      return false;
+    }
+    FetchRequest other = (FetchRequest) o;
+    return Objects.equals(appId, other.appId) && Objects.equals(executorId, other.executorId)
+        && shuffleId == other.shuffleId && Objects.equals(reduces, other.reduces) && Objects.equals(maps, other.maps);
+  }
+
+  @Override
+  public int hashCode() {
+    int h = Objects.hashCode(appId);
+    h = 31 * h + Objects.hashCode(executorId);
+    h = 31 * h + Integer.hashCode(shuffleId);
+    h = 31 * h + Objects.hashCode(reduces);
+    return 31 * h + Objects.hashCode(maps);
+  }
+
+  @Override
+  public String toString() {
+    return "FetchRequest[appId=" + appId + ", executorId=" + executorId + ", shuffleId=" + shuffleId
+        + ", reduces=" + reduces + ", maps=" + maps + "]";
   }
 }

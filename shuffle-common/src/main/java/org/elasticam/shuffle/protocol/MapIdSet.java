@@ -149,11 +149,17 @@ public final class MapIdSet {
     if (text == null || text.isEmpty()) {
       throw new IllegalArgumentException("empty map id set");
     }
-    MapIdSet set = switch (text.charAt(0)) {
-      case 'r' -> decodeRanges(text.substring(1), maxIds);
-      case 'b' -> decodeBitmap(text.substring(1), maxIds);
-      default -> throw new IllegalArgumentException("map ids must start with r or b");
-    };
+    MapIdSet set;
+    switch (text.charAt(0)) {
+      case 'r':
+        set = decodeRanges(text.substring(1), maxIds);
+        break;
+      case 'b':
+        set = decodeBitmap(text.substring(1), maxIds);
+        break;
+      default:
+        throw new IllegalArgumentException("map ids must start with r or b");
+    }
     if (set.size > maxIds) {
       throw new IllegalArgumentException("more than " + maxIds + " map ids in one request");
     }
@@ -264,7 +270,7 @@ public final class MapIdSet {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof MapIdSet other && Arrays.equals(ranges, other.ranges);
+    return o instanceof MapIdSet && Arrays.equals(ranges, ((MapIdSet) o).ranges);
   }
 
   @Override

@@ -14,21 +14,35 @@ import java.util.Base64;
  * bytes 2-3  port
  * </pre>
  */
-public record PortMetadata(int port, boolean tls) {
+public final class PortMetadata {
 
   public static final int VERSION = 1;
   private static final int FLAG_TLS = 1;
 
-  public PortMetadata {
+  private final int port;
+  private final boolean tls;
+
+  public PortMetadata(int port, boolean tls) {
     if (port < 1 || port > 65535) {
       throw new IllegalArgumentException("not a port: " + port);
     }
+    this.port = port;
+    this.tls = tls;
+  }
+
+  public int port() {
+    return port;
+  }
+
+  public boolean tls() {
+    return tls;
   }
 
   public ByteBuffer encode() {
     ByteBuffer b = ByteBuffer.allocate(4);
     b.put((byte) VERSION).put((byte) (tls ? FLAG_TLS : 0)).putShort((short) port);
-    return b.flip();
+    b.flip();
+    return b;
   }
 
   /** @throws IllegalArgumentException on another version, unknown flags or a wrong length */
@@ -55,5 +69,25 @@ public record PortMetadata(int port, boolean tls) {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("NM_AUX_SERVICE value is not port metadata: " + e.getMessage(), e);
     }
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof PortMetadata)) {
+      return false;
+    }
+    PortMetadata other = (PortMetadata) o;
+    return port == other.port && tls == other.tls;
+  }
+
+  @Override
+  public int hashCode() {
+    int h = Integer.hashCode(port);
+    return 31 * h + Boolean.hashCode(tls);
+  }
+
+  @Override
+  public String toString() {
+    return "PortMetadata[port=" + port + ", tls=" + tls + "]";
   }
 }

@@ -1,12 +1,25 @@
 package org.elasticam.shuffle.protocol;
 
 /** Reduce partitions {@code first..last}, inclusive; text {@code 5} or {@code 5-9}. */
-public record ReduceRange(int first, int last) {
+public final class ReduceRange {
 
-  public ReduceRange {
+  private final int first;
+  private final int last;
+
+  public ReduceRange(int first, int last) {
     if (first < 0 || last < first) {
       throw new IllegalArgumentException("not a reduce range: " + first + "-" + last);
     }
+    this.first = first;
+    this.last = last;
+  }
+
+  public int first() {
+    return first;
+  }
+
+  public int last() {
+    return last;
   }
 
   public static ReduceRange of(int reduceId) {
@@ -33,5 +46,25 @@ public record ReduceRange(int first, int last) {
       throw new IllegalArgumentException("bad reduce range: " + ShuffleIds.shorten(text));
     }
     return new ReduceRange(first, last);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof ReduceRange)) {
+      return false;
+    }
+    ReduceRange other = (ReduceRange) o;
+    return first == other.first && last == other.last;
+  }
+
+  @Override
+  public int hashCode() {
+    int h = Integer.hashCode(first);
+    return 31 * h + Integer.hashCode(last);
+  }
+
+  @Override
+  public String toString() {
+    return "ReduceRange[first=" + first + ", last=" + last + "]";
   }
 }

@@ -15,21 +15,29 @@ import java.nio.ByteBuffer;
  *
  * Anything else — another version, a length that does not match — is refused, never guessed at.
  */
-public record SecretEnvelope(byte[] secret, boolean persist) {
+public final class SecretEnvelope {
 
   public static final int VERSION = 1;
   private static final int FLAG_NO_PERSIST = 1;
   private static final int MIN_SECRET = 16;
   private static final int MAX_SECRET = 1024;
 
-  public SecretEnvelope {
+  private final byte[] secret;
+  private final boolean persist;
+
+  public SecretEnvelope(byte[] secret, boolean persist) {
     if (secret == null || secret.length < MIN_SECRET || secret.length > MAX_SECRET) {
       throw new IllegalArgumentException("a shuffle secret has " + MIN_SECRET + " to " + MAX_SECRET + " bytes");
     }
     secret = secret.clone();
+    this.secret = secret;
+    this.persist = persist;
   }
 
-  @Override
+  public boolean persist() {
+    return persist;
+  }
+
   public byte[] secret() {
     return secret.clone();
   }
@@ -37,7 +45,8 @@ public record SecretEnvelope(byte[] secret, boolean persist) {
   public ByteBuffer encode() {
     ByteBuffer b = ByteBuffer.allocate(4 + secret.length);
     b.put((byte) VERSION).put((byte) (persist ? 0 : FLAG_NO_PERSIST)).putShort((short) secret.length).put(secret);
-    return b.flip();
+    b.flip();
+    return b;
   }
 
   /** @throws IllegalArgumentException on an unknown version, unknown flags or a wrong length */
@@ -71,11 +80,16 @@ public record SecretEnvelope(byte[] secret, boolean persist) {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof SecretEnvelope e && persist == e.persist && java.util.Arrays.equals(secret, e.secret);
+    if (!(o instanceof SecretEnvelope)) {
+      return false;
+    }
+    SecretEnvelope e = (SecretEnvelope) o;
+    return persist == e.persist && java.util.Arrays.equals(secret, e.secret);
   }
 
   @Override
   public int hashCode() {
     return java.util.Arrays.hashCode(secret) * 31 + Boolean.hashCode(persist);
   }
+
 }

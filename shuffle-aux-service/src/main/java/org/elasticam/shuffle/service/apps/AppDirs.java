@@ -1,7 +1,9 @@
 package org.elasticam.shuffle.service.apps;
 
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * The NodeManager's own directories of an application: {@code <local-dir>/usercache/<user>/appcache/<appId>}
@@ -23,6 +25,6 @@ public interface AppDirs {
     return (user, appId) -> localDirs.stream()
         .map(d -> d.resolve(relative(user, appId)))
         .filter(p -> java.nio.file.Files.isDirectory(p))
-        .toList();
+        .collect(Collectors.collectingAndThen(Collectors.toList(), Collections::unmodifiableList));
   }
 }

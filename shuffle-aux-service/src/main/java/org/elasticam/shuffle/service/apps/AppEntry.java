@@ -1,6 +1,9 @@
 package org.elasticam.shuffle.service.apps;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -58,11 +61,11 @@ public final class AppEntry {
   }
 
   public Map<String, List<Path>> executors() {
-    return Map.copyOf(executors);
+    return Collections.unmodifiableMap(new HashMap<>(executors));
   }
 
   void putExecutor(String executorId, List<Path> dirs) {
-    executors.put(executorId, List.copyOf(dirs));
+    executors.put(executorId, Collections.unmodifiableList(new ArrayList<>(dirs)));
   }
 
   int executorCount() {

@@ -2,12 +2,14 @@ package org.elasticam.shuffle.service.apps;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 import org.elasticam.shuffle.protocol.SecretEnvelope;
 import org.elasticam.shuffle.service.state.StateStore;
 import org.elasticam.shuffle.service.state.StoredApp;
@@ -32,7 +34,8 @@ public final class AppRegistry {
     this.appDirs = appDirs;
     for (StoredApp a : store.recovered()) {
       AppEntry e = new AppEntry(a.appId(), a.user(), a.secret(), true, true);
-      a.executors().forEach((id, dirs) -> e.putExecutor(id, dirs.stream().map(Path::of).toList()));
+      a.executors().forEach((id, dirs) ->
+          e.putExecutor(id, dirs.stream().map(Paths::get).collect(Collectors.toList())));
       apps.put(a.appId(), e);
     }
   }
@@ -112,7 +115,7 @@ public final class AppRegistry {
    */
   public synchronized List<String> sweepEnded() throws IOException {
     List<String> dropped = new ArrayList<>();
-    for (AppEntry e : List.copyOf(apps.values())) {
+    for (AppEntry e : new ArrayList<>(apps.values())) {
       if (e.recovered() && appDirs.appCacheDirs(e.user(), e.appId()).isEmpty()) {
         stopApplication(e.appId());
         dropped.add(e.appId());
@@ -133,6 +136,6 @@ public final class AppRegistry {
   }
 
   private static List<String> strings(List<Path> paths) {
-    return paths.stream().map(Path::toString).toList();
+    return paths.stream().map(Path::toString).collect(Collectors.toList());
   }
 }

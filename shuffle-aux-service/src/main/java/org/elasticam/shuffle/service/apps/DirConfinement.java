@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +31,7 @@ public final class DirConfinement {
     List<Path> realRoots = realPaths(roots);
     List<Path> out = new ArrayList<>(dirs.size());
     for (String d : dirs) {
-      Path p = Path.of(d);
+      Path p = Paths.get(d);
       if (!p.isAbsolute()) {
         throw new ConfinementException("not an absolute path: " + d);
       }

@@ -34,13 +34,85 @@ final class BlockResolver {
   private static final Logger LOG = LoggerFactory.getLogger(BlockResolver.class);
 
   /** One block to send: where its bytes are and what its header says. */
-  record BlockSlice(Path file, BlockHeader header, long offset) {}
+  static final class BlockSlice {
+    private final Path file;
+    private final BlockHeader header;
+    private final long offset;
+
+    BlockSlice(Path file, BlockHeader header, long offset) {
+      this.file = file;
+      this.header = header;
+      this.offset = offset;
+    }
+
+    public Path file() {
+      return file;
+    }
+
+    public BlockHeader header() {
+      return header;
+    }
+
+    public long offset() {
+      return offset;
+    }
+  }
 
   /** Everything a 200 needs: the blocks in order, the Content-Length, and whose files they must be. */
-  record ResolvedFetch(List<BlockSlice> blocks, long responseBytes, String user) {}
+  static final class ResolvedFetch {
+    private final List<BlockSlice> blocks;
+    private final long responseBytes;
+    private final String user;
+
+    ResolvedFetch(List<BlockSlice> blocks, long responseBytes, String user) {
+      this.blocks = blocks;
+      this.responseBytes = responseBytes;
+      this.user = user;
+    }
+
+    public List<BlockSlice> blocks() {
+      return blocks;
+    }
+
+    public long responseBytes() {
+      return responseBytes;
+    }
+
+    public String user() {
+      return user;
+    }
+  }
 
   /** The files of one application: its user, its executor's dirs, and how they are opened. */
-  record AppFiles(String user, List<Path> dirs, IndexCache indexes, OwnedFileOpener opener) {}
+  static final class AppFiles {
+    private final String user;
+    private final List<Path> dirs;
+    private final IndexCache indexes;
+    private final OwnedFileOpener opener;
+
+    AppFiles(String user, List<Path> dirs, IndexCache indexes, OwnedFileOpener opener) {
+      this.user = user;
+      this.dirs = dirs;
+      this.indexes = indexes;
+      this.opener = opener;
+    }
+
+    public String user() {
+      return user;
+    }
+
+    public List<Path> dirs() {
+      return dirs;
+    }
+
+    public IndexCache indexes() {
+      return indexes;
+    }
+
+    public OwnedFileOpener opener() {
+      return opener;
+    }
+  }
 
   private BlockResolver() {}
 

@@ -13,7 +13,29 @@ import java.util.concurrent.Executor;
  */
 final class InFlightBudget {
 
-  private record Waiter(long bytes, Executor loop, Runnable start) {}
+  private static final class Waiter {
+    private final long bytes;
+    private final Executor loop;
+    private final Runnable start;
+
+    private Waiter(long bytes, Executor loop, Runnable start) {
+      this.bytes = bytes;
+      this.loop = loop;
+      this.start = start;
+    }
+
+    public long bytes() {
+      return bytes;
+    }
+
+    public Executor loop() {
+      return loop;
+    }
+
+    public Runnable start() {
+      return start;
+    }
+  }
 
   private final long max;
   private final ArrayDeque<Waiter> waiting = new ArrayDeque<>();

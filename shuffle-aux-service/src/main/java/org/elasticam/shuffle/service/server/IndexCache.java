@@ -34,7 +34,41 @@ final class IndexCache {
   /** Anything larger than this is read each time rather than evicting everything else. */
   private static final int MAX_CACHED_FILE = 1 << 20;
 
-  private record Cached(Object fileKey, long modifiedMillis, Object changed, String user, byte[] bytes) {}
+  private static final class Cached {
+    private final Object fileKey;
+    private final long modifiedMillis;
+    private final Object changed;
+    private final String user;
+    private final byte[] bytes;
+
+    private Cached(Object fileKey, long modifiedMillis, Object changed, String user, byte[] bytes) {
+      this.fileKey = fileKey;
+      this.modifiedMillis = modifiedMillis;
+      this.changed = changed;
+      this.user = user;
+      this.bytes = bytes;
+    }
+
+    public Object fileKey() {
+      return fileKey;
+    }
+
+    public long modifiedMillis() {
+      return modifiedMillis;
+    }
+
+    public Object changed() {
+      return changed;
+    }
+
+    public String user() {
+      return user;
+    }
+
+    public byte[] bytes() {
+      return bytes;
+    }
+  }
 
   private final long maxBytes;
   private final OwnedFileOpener files;

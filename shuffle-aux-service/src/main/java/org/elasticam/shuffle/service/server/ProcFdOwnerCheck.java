@@ -9,6 +9,7 @@ import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,16 +19,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * file is looked at through {@code /proc/self/fd/<n>}: the kernel resolves that link to the open
  * file itself, so its stat is the descriptor's ({@code fstat}), whatever has happened to the path
  * since — renamed, replaced, unlinked. The JDK has no public way to read a descriptor's number, so
- * it is read from {@link FileDescriptor}'s field with {@code sun.misc.Unsafe} (module
- * jdk.unsupported, usable on JDK 17 and 21 without flags); {@link #probe} proves the whole chain
- * on a file of its own at start, and the service refuses to serve when it does not hold.
+ * it is read from {@link FileDescriptor}'s field with {@code sun.misc.Unsafe} (on Java 8, and
+ * from module jdk.unsupported on JDK 17 and 21 without flags); {@link #probe} proves the whole
+ * chain on a file of its own at start, and the service refuses to serve when it does not hold.
  *
  * <p>Owners are compared by name, as Hadoop's SecureIOUtils does; a uid's name is looked up once
  * (like NativeIO's user cache), so an open costs one {@code stat} on top of the open.
  */
 final class ProcFdOwnerCheck {
 
-  private static final Path PROC_FD = Path.of("/proc/self/fd");
+  private static final Path PROC_FD = Paths.get("/proc/self/fd");
 
   private final MethodHandle fdNumber;
   private final Map<Integer, String> names = new ConcurrentHashMap<>();
@@ -60,7 +61,7 @@ final class ProcFdOwnerCheck {
     }
     ProcFdOwnerCheck check = new ProcFdOwnerCheck(fdNumber);
     // The JVM's own binary: readable wherever the service runs, and probing it writes nothing.
-    Path sample = Path.of("/proc/self/exe");
+    Path sample = Paths.get("/proc/self/exe");
     try (RandomAccessFile f = new RandomAccessFile(sample.toFile(), "r")) {
       Map<String, Object> expected = Files.readAttributes(sample, "unix:ino,dev");
       Map<String, Object> seen = Files.readAttributes(check.procPath(f.getFD()), "unix:ino,dev");

@@ -16,7 +16,7 @@ final class RequestAuth {
   private RequestAuth() {}
 
   static Optional<Rejection> check(Optional<AppEntry> app, ShuffleCall.Signed signed, long nowMs, Duration maxAge) {
-    if (app.isEmpty()) {
+    if (!app.isPresent()) {
       return Optional.of(Rejection.of(401, "unknown application"));
     }
     if (signed.signature() == null) {
@@ -24,7 +24,7 @@ final class RequestAuth {
     }
     long ts = FetchRequest.timestamp(signed.params());
     if (Math.abs(nowMs - ts) > maxAge.toMillis()) {
-      return Optional.of(Rejection.of(401, "stale timestamp: the request is more than " + maxAge.toSeconds()
+      return Optional.of(Rejection.of(401, "stale timestamp: the request is more than " + maxAge.getSeconds()
           + " s from the service's clock"));
     }
     if (!RequestSigner.verify(app.get().secret(), signed.method(), signed.path(), signed.params(), signed.signature())) {

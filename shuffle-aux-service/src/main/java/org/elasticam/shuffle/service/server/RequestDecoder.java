@@ -21,8 +21,8 @@ final class RequestDecoder extends MessageToMessageDecoder<HttpObject> {
 
   @Override
   protected void decode(ChannelHandlerContext ctx, HttpObject msg, List<Object> out) {
-    if (msg instanceof HttpRequest req) {
-      out.add(RequestParser.parse(req, nanos.getAsLong()));
+    if (msg instanceof HttpRequest) {
+      out.add(RequestParser.parse((HttpRequest) msg, nanos.getAsLong()));
     }
   }
 }

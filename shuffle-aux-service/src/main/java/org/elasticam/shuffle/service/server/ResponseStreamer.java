@@ -156,7 +156,7 @@ final class ResponseStreamer {
       }
     } catch (IOException | RuntimeException e) {
       buf.release();
-      throw e instanceof IOException io ? io : new IOException(e);
+      throw e instanceof IOException ? (IOException) e : new IOException(e);
     } finally {
       if (open != null) {
         open.close();

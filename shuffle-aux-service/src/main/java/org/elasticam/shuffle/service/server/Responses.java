@@ -30,7 +30,7 @@ final class Responses {
     res.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=UTF-8");
     HttpUtil.setContentLength(res, body.readableBytes());
     if (r.status() == 429 || r.status() == 503) {
-      res.headers().set(HttpHeaderNames.RETRY_AFTER, Long.toString(Math.max(1, retryAfter.toSeconds())));
+      res.headers().set(HttpHeaderNames.RETRY_AFTER, Long.toString(Math.max(1, retryAfter.getSeconds())));
     }
     if (r.status() == 405) {
       res.headers().set(HttpHeaderNames.ALLOW, "GET, POST");

@@ -53,9 +53,11 @@ final class ShuffleRequestHandler extends SimpleChannelInboundHandler<ShuffleCal
     }
     busy = true;
     ctx.channel().config().setAutoRead(false);
-    if (call instanceof ShuffleCall.Register r) {
+    if (call instanceof ShuffleCall.Register) {
+      ShuffleCall.Register r = (ShuffleCall.Register) call;
       authenticated(ctx, call, r.request().appId(), r.signed(), app -> register(ctx, r));
-    } else if (call instanceof ShuffleCall.Fetch f) {
+    } else if (call instanceof ShuffleCall.Fetch) {
+      ShuffleCall.Fetch f = (ShuffleCall.Fetch) call;
       authenticated(ctx, call, f.request().appId(), f.signed(), app -> fetch(ctx, f, app));
     } else {
       reject(ctx, call, ((ShuffleCall.Rejected) call).rejection());
@@ -88,7 +90,7 @@ final class ShuffleRequestHandler extends SimpleChannelInboundHandler<ShuffleCal
 
   private void fetch(ChannelHandlerContext ctx, ShuffleCall.Fetch call, AppEntry app) {
     Optional<List<Path>> dirs = app.executorDirs(call.request().executorId());
-    if (dirs.isEmpty()) {
+    if (!dirs.isPresent()) {
       reject(ctx, call, Rejection.of(404, "executor " + call.request().executorId() + " is not registered"));
       return;
     }
@@ -99,8 +101,8 @@ final class ShuffleRequestHandler extends SimpleChannelInboundHandler<ShuffleCal
         return e.rejection();
       }
     }, result -> {
-      if (result instanceof Rejection r) {
-        reject(ctx, call, r);
+      if (result instanceof Rejection) {
+        reject(ctx, call, (Rejection) result);
       } else {
         admit(ctx, call, (ResolvedFetch) result);
       }

@@ -4,10 +4,12 @@ import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.CRC32C;
+import org.elasticam.shuffle.layout.Crc32c;
 
 /**
  * The journal's bytes, big-endian. Stateless.
@@ -59,11 +61,11 @@ final class JournalCodec {
   }
 
   static byte[] putApp(String appId, String user, byte[] secret) {
-    return record(PUT_APP, List.of(str(appId), str(user), secret));
+    return record(PUT_APP, Arrays.asList(str(appId), str(user), secret));
   }
 
   static byte[] removeApp(String appId) {
-    return record(REMOVE_APP, List.of(str(appId)));
+    return record(REMOVE_APP, Collections.singletonList(str(appId)));
   }
 
   static byte[] putExecutor(String appId, String executorId, List<String> dirs) {
@@ -124,19 +126,28 @@ final class JournalCodec {
     try {
       int type = payload.get() & 0xff;
       switch (type) {
-        case PUT_APP -> {
-          String appId = readStr(payload);
-          StoredAppBuilder prev = apps.get(appId);
-          apps.put(appId, new StoredAppBuilder(appId, readStr(payload), readBytes(payload),
-              prev == null ? new LinkedHashMap<>() : prev.executors));
-        }
-        case REMOVE_APP -> apps.remove(readStr(payload));
-        case PUT_EXECUTOR -> putExecutor(payload, apps);
-        default -> { /* a newer minor version's record: skipped */ }
+        case PUT_APP:
+          putApp(payload, apps);
+          break;
+        case REMOVE_APP:
+          apps.remove(readStr(payload));
+          break;
+        case PUT_EXECUTOR:
+          putExecutor(payload, apps);
+          break;
+        default:
+          // a newer minor version's record: skipped
       }
     } catch (BufferUnderflowException | IllegalArgumentException e) {
       throw new CorruptStateException("a journal record does not parse: " + e);
     }
+  }
+
+  private static void putApp(ByteBuffer payload, Map<String, StoredAppBuilder> apps) {
+    String appId = readStr(payload);
+    StoredAppBuilder prev = apps.get(appId);
+    apps.put(appId, new StoredAppBuilder(appId, readStr(payload), readBytes(payload),
+        prev == null ? new LinkedHashMap<>() : prev.executors));
   }
 
   private static void putExecutor(ByteBuffer payload, Map<String, StoredAppBuilder> apps) {
@@ -164,13 +175,25 @@ final class JournalCodec {
   }
 
   static int crc(byte[] a, int off, int len) {
-    CRC32C c = new CRC32C();
+    Crc32c c = new Crc32c();
     c.update(a, off, len);
     return (int) c.getValue();
   }
 
   /** An application being rebuilt from records. */
-  record StoredAppBuilder(String appId, String user, byte[] secret, Map<String, List<String>> executors) {
+  static final class StoredAppBuilder {
+    private final String appId;
+    private final String user;
+    private final byte[] secret;
+    private final Map<String, List<String>> executors;
+
+    StoredAppBuilder(String appId, String user, byte[] secret, Map<String, List<String>> executors) {
+      this.appId = appId;
+      this.user = user;
+      this.secret = secret;
+      this.executors = executors;
+    }
+
     StoredApp build() {
       return new StoredApp(appId, user, secret, executors);
     }

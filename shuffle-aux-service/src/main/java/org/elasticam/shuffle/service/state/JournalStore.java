@@ -9,9 +9,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.elasticam.shuffle.service.state.JournalCodec.StoredAppBuilder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,7 +61,7 @@ public final class JournalStore implements StateStore {
   public static JournalStore open(Path dir, long nowMs) throws IOException {
     createPrivateDir(dir);
     Path file = dir.resolve(FILE);
-    List<StoredApp> apps = List.of();
+    List<StoredApp> apps = Collections.emptyList();
     boolean corrupt = false;
     if (Files.exists(file)) {
       try {
@@ -103,7 +105,8 @@ public final class JournalStore implements StateStore {
         break;
       }
     }
-    return apps.values().stream().map(StoredAppBuilder::build).toList();
+    return apps.values().stream().map(StoredAppBuilder::build)
+        .collect(Collectors.collectingAndThen(Collectors.toList(), Collections::unmodifiableList));
   }
 
   /** Applies the next record; false when the rest of the file is a torn last record. */

@@ -2,6 +2,7 @@ package org.elasticam.shuffle.service.state;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -27,7 +28,7 @@ public interface StateStore extends Closeable {
     return new StateStore() {
       @Override
       public List<StoredApp> recovered() {
-        return List.of();
+        return Collections.emptyList();
       }
 
       @Override
