@@ -279,7 +279,7 @@ public final class ApplicationMaster {
     amClient.start();
     DriverHolder holder = new DriverHolder();
     Server grpc = startControlPlane(loop, holder, secret);
-    StatusServer status = new StatusServer(amHost, new StatusServer.Source() {
+    StatusServer status = new StatusServer(StatusServer.Front.open(amHost), new StatusServer.Source() {
       @Override
       public Map<String, Object> snapshot() throws Exception {
         return loop.call(holder::snapshot);
@@ -290,7 +290,7 @@ public final class ApplicationMaster {
         return loop.call(events::retainedLines);
       }
     });
-    String trackingUrl = "http://" + amHost + ":" + status.port() + "/";
+    String trackingUrl = status.url().toString();
     RegisterApplicationMasterResponse reg = amClient.registerApplicationMaster(amHost, grpc.getPort(), trackingUrl);
     LOG.info("Registered with the ResourceManager; control plane on {}:{}, status at {}", amHost, grpc.getPort(),
         trackingUrl);

@@ -91,7 +91,8 @@ class ControlPlaneIT {
     String status = r.getOriginalTrackingUrl();
     assertEquals(200, http(status + "status", "GET"));
     assertEquals(405, http(status + "status", "POST"));
-    assertEquals(404, http(status + "..%2F..%2Fetc%2Fpasswd", "GET"));
+    assertEquals(404, http(status + "api/v1/nope", "GET"));
+    assertEquals(400, http(status + "..%2F..%2Fetc%2Fpasswd", "GET"), "a path above the root");
     assertEquals(414, http(status + "status?x=" + "a".repeat(4000), "GET"));
     // The live page and its API, straight and through the ResourceManager's web proxy.
     String proxied = "http://" + it.cluster.resourceManagerWebAddress() + "/proxy/" + id + "/";
