@@ -76,7 +76,7 @@ final class ViewAclFilter implements Filter {
     if (refusalsLogged.size() < LOGGED_USERS && refusalsLogged.add(user)) {
       LOG.info("Refused {} the live page: not in the application's view ACL (elasticam.ui.view.acls)", user);
     }
-    StatusServer.json(req, (HttpServletResponse) response, 403,
+    StatusPages.json(req, (HttpServletResponse) response, 403,
         Map.of("error", "user " + user + " may not view " + app + " (elasticam.ui.view.acls)"));
   }
 
