@@ -22,9 +22,11 @@ import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.yarn.api.ApplicationConstants;
 import org.apache.hadoop.yarn.api.ApplicationConstants.Environment;
 import org.apache.hadoop.yarn.api.protocolrecords.RegisterApplicationMasterResponse;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
 import org.apache.hadoop.yarn.api.records.Resource;
@@ -36,6 +38,7 @@ import org.elasticam.allocator.AllocatorSettings;
 import org.elasticam.allocator.ExecutorAllocator;
 import org.elasticam.am.conf.HadoopConfigSource;
 import org.elasticam.am.driver.Driver;
+import org.elasticam.am.security.AppAcls;
 import org.elasticam.am.security.DelegationTokenFetch;
 import org.elasticam.am.security.TokenRenewer;
 import org.elasticam.am.driver.DriverService;
@@ -51,6 +54,7 @@ import org.elasticam.am.job.JobArgsFile;
 import org.elasticam.am.job.JobSpec;
 import org.elasticam.am.job.StreamingPlan;
 import org.elasticam.am.loop.AmLoop;
+import org.elasticam.am.status.LivePageFront;
 import org.elasticam.am.status.StatusServer;
 import org.elasticam.allocator.ledger.HeldContainer;
 import org.elasticam.allocator.model.ContainerRef;
@@ -281,7 +285,9 @@ public final class ApplicationMaster {
     amClient.start();
     DriverHolder holder = new DriverHolder();
     Server grpc = startControlPlane(loop, holder, secret);
-    StatusServer status = new StatusServer(amHost, new StatusServer.Source() {
+    StatusServer status = new StatusServer(LivePageFront.inContainer(conf, amHost, ApplicationId.fromString(appId),
+        requireEnv(Environment.USER.name()), AppAcls.of(elastic),
+        requireEnv(ApplicationConstants.APPLICATION_WEB_PROXY_BASE_ENV)), new StatusServer.Source() {
       @Override
       public Map<String, Object> snapshot() throws Exception {
         return loop.call(holder::snapshot);
@@ -292,7 +298,7 @@ public final class ApplicationMaster {
         return loop.call(events::retainedLines);
       }
     });
-    String trackingUrl = "http://" + amHost + ":" + status.port() + "/";
+    String trackingUrl = status.url().toString();
     RegisterApplicationMasterResponse reg = amClient.registerApplicationMaster(amHost, grpc.getPort(), trackingUrl);
     LOG.info("Registered with the ResourceManager; control plane on {}:{}, status at {}", amHost, grpc.getPort(),
         trackingUrl);

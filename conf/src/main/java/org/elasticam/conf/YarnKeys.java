@@ -136,6 +136,22 @@ public final class YarnKeys {
       .doc("Keytab file of the principal; never shipped to executors.")
       .build();
 
+  // Named as Spark names its own (spark.ui.view.acls, spark.modify.acls). They become the
+  // application's YARN ACLs, so they sit with the YARN keys; the AM reads their raw value, because
+  // a groups-only ACL starts with the space this type trims.
+  public static final ConfigKey<String> UI_VIEW_ACLS = key("elasticam.ui.view.acls", ValueType.STRING)
+      .defaultDoc("(the submitting user and YARN's admins only)")
+      .check(v -> v.matches("\\S*( \\S*)?"), "must be \"users groups\": comma-separated, no spaces within a list")
+      .doc("Who may see the live page through the ResourceManager's proxy: YARN's VIEW_APP ACL, \"user1,user2"
+          + " group1,group2\" (\" group1\" for groups alone, * for everyone). Enforced with yarn.acl.enable.")
+      .build();
+
+  public static final ConfigKey<String> MODIFY_ACLS = key("elasticam.modify.acls", ValueType.STRING)
+      .defaultDoc("(the submitting user and YARN's admins only)")
+      .check(v -> v.matches("\\S*( \\S*)?"), "must be \"users groups\": comma-separated, no spaces within a list")
+      .doc("Who may kill the application: YARN's MODIFY_APP ACL, in the format of elasticam.ui.view.acls.")
+      .build();
+
   public static final ConfigKey<List<String>> ACCESS_FILESYSTEMS =
       key(P + "access.hadoopFileSystems", ValueType.LIST)
           .defaultValue(Collections.emptyList())

@@ -537,6 +537,22 @@ public final class EmbeddedCluster implements AutoCloseable {
     return clientSite.get(YarnConfiguration.RM_WEBAPP_ADDRESS);
   }
 
+  /**
+   * The ACLs the ResourceManager holds for an application, as its submission's launch context set
+   * them and as the ResourceManager enforces them; empty when it set none.
+   */
+  public Map<org.apache.hadoop.yarn.api.records.ApplicationAccessType, String> applicationAcls(
+      org.apache.hadoop.yarn.api.records.ApplicationId id) {
+    requireStarted();
+    org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp app = resourceManager.getRMContext().getRMApps().get(id);
+    if (app == null) {
+      throw new IllegalArgumentException(id + " is not known to the ResourceManager");
+    }
+    Map<org.apache.hadoop.yarn.api.records.ApplicationAccessType, String> acls =
+        app.getApplicationSubmissionContext().getAMContainerSpec().getApplicationACLs();
+    return acls == null ? Map.of() : Map.copyOf(acls);
+  }
+
   private List<NodeId> nodeIds() {
     requireStarted();
     return nodeManagers.stream().map(NodeManagerHandle::nodeId).toList();

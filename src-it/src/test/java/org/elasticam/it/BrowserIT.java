@@ -59,7 +59,8 @@ class BrowserIT {
     assertEquals(0, run.exitCode(), run.out() + run.err());
     ApplicationId id = run.appId();
     it.awaitEvents(id, "task_end", 2, Duration.ofSeconds(90));
-    String live = it.report(id).getOriginalTrackingUrl();
+    // Through the ResourceManager's web proxy, the way a user's browser reaches the page.
+    String live = it.proxiedTrackingUrl(id);
     List<Document> svgs = ReportStructure.svgs(chromium.dumpDom(live));
     assertEquals(2, svgs.size(), "the usage chart and the executor timeline");
     assertTrue(ReportStructure.rects(svgs.get(1), "held") >= 1);

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.HttpURLConnection;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -88,20 +89,24 @@ class ControlPlaneIT {
         "an executor id already registered cannot be taken over");
     garbage(host, port);
 
-    String status = r.getOriginalTrackingUrl();
-    assertEquals(200, http(status + "status", "GET"));
-    assertEquals(405, http(status + "status", "POST"));
-    assertEquals(404, http(status + "..%2F..%2Fetc%2Fpasswd", "GET"));
-    assertEquals(414, http(status + "status?x=" + "a".repeat(4000), "GET"));
-    // The live page and its API, straight and through the ResourceManager's web proxy.
-    String proxied = "http://" + it.cluster.resourceManagerWebAddress() + "/proxy/" + id + "/";
-    for (String base : List.of(status, proxied)) {
-      String page = ItCluster.httpBody(base);
+    // The page's answers to what the ResourceManager's web proxy may send it, sent from the proxy's
+    // address: from any other the page only redirects to the proxy (LivePageAccessIT).
+    InetAddress proxy = it.proxyAddress();
+    URI status = URI.create(r.getOriginalTrackingUrl());
+    assertEquals(200, ItCluster.http(proxy, "GET", status.resolve("status")).status());
+    assertEquals(405, ItCluster.http(proxy, "POST", status.resolve("status")).status());
+    assertEquals(404, ItCluster.http(proxy, "GET", status.resolve("api/v1/nope")).status());
+    assertEquals(400, ItCluster.http(proxy, "GET", status.resolve("..%2F..%2Fetc%2Fpasswd")).status());
+    assertEquals(414, ItCluster.http(proxy, "GET", status.resolve("status?x=" + "a".repeat(4000))).status());
+    // The live page and its API, straight from the proxy's address and through the proxy.
+    String proxied = it.proxiedTrackingUrl(id);
+    for (String page : List.of(ItCluster.http(proxy, "GET", status).body(), ItCluster.httpBody(proxied))) {
       List<Document> svgs = ReportStructure.svgs(page);
-      assertEquals(2, svgs.size(), base);
-      assertTrue(ReportStructure.rects(svgs.get(1), "held") >= 1, "the executor timeline has the executor: " + base);
-      assertTrue(ItCluster.httpBody(base + "api/v1/executors").startsWith("[{\"executor_id\""), base);
+      assertEquals(2, svgs.size());
+      assertTrue(ReportStructure.rects(svgs.get(1), "held") >= 1, "the executor timeline has the executor");
     }
+    assertTrue(ItCluster.http(proxy, "GET", status.resolve("api/v1/executors")).body().startsWith("[{\"executor_id\""));
+    assertTrue(ItCluster.httpBody(proxied + "api/v1/executors").startsWith("[{\"executor_id\""), proxied);
 
     ApplicationReport end = it.waitForEnd(id, Duration.ofSeconds(120));
     assertEquals(FinalApplicationStatus.SUCCEEDED, end.getFinalApplicationStatus(), end.getDiagnostics());
@@ -148,7 +153,7 @@ class ControlPlaneIT {
       f.get(120, TimeUnit.SECONDS);
     }
     double floodSeconds = (System.nanoTime() - t0) / 1e9;
-    assertEquals(200, http(r.getOriginalTrackingUrl() + "status", "GET"), "the status endpoint answers mid-flood");
+    assertEquals(200, http(it.proxiedTrackingUrl(id) + "status", "GET"), "the status endpoint answers mid-flood");
     for (Socket s : idle) {
       s.close();
     }

@@ -194,6 +194,62 @@ final class ItCluster implements AutoCloseable {
     }
   }
 
+  /** An HTTP answer as it came off the socket: nothing followed, the body as sent (chunked or not). */
+  record RawHttp(int status, java.util.Map<String, String> headers, String body) {
+    String header(String name) {
+      return headers.getOrDefault(name.toLowerCase(java.util.Locale.ROOT), "");
+    }
+  }
+
+  /**
+   * One HTTP/1.1 request to {@code url} from a socket bound to {@code from}: the AM's live page
+   * lets requests from a proxy host through and redirects the rest, so where a request comes from
+   * is what a test chooses.
+   */
+  static RawHttp http(java.net.InetAddress from, String method, java.net.URI url) throws IOException {
+    try (java.net.Socket s = new java.net.Socket()) {
+      s.bind(new java.net.InetSocketAddress(from, 0));
+      s.connect(new java.net.InetSocketAddress(url.getHost(), url.getPort()), 5000);
+      s.setSoTimeout(10_000);
+      String target = url.getRawPath() + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery());
+      s.getOutputStream().write((method + " " + target + " HTTP/1.1\r\nHost: " + url.getHost() + ":" + url.getPort()
+          + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      int end = answer.indexOf("\r\n\r\n");
+      String[] head = answer.substring(0, end < 0 ? answer.length() : end).split("\r\n");
+      java.util.Map<String, String> headers = new java.util.TreeMap<>();
+      for (int i = 1; i < head.length; i++) {
+        int colon = head[i].indexOf(':');
+        headers.put(head[i].substring(0, colon).trim().toLowerCase(java.util.Locale.ROOT),
+            head[i].substring(colon + 1).trim());
+      }
+      return new RawHttp(Integer.parseInt(head[0].split(" ")[1]), headers, end < 0 ? "" : answer.substring(end + 4));
+    }
+  }
+
+  /** The ResourceManager's web proxy, {@code host:port}, as YARN names it to AMs and users. */
+  String proxyHostAndPort() {
+    return org.apache.hadoop.yarn.webapp.util.WebAppUtils.getProxyHostAndPort(conf());
+  }
+
+  /**
+   * An application's live page through the ResourceManager's web proxy. Its report's tracking URL
+   * says the same, except for the port: this cluster's ResourceManager puts the port it was
+   * configured with there (0, for a free one).
+   */
+  String proxiedTrackingUrl(ApplicationId id) {
+    return "http://" + proxyHostAndPort() + "/proxy/" + id + "/";
+  }
+
+  /**
+   * The address the ResourceManager's web proxy sends its requests from, and so the one the AM's
+   * filter lets through: the proxy binds them to its host name's address, which on some machines
+   * is not 127.0.0.1.
+   */
+  java.net.InetAddress proxyAddress() throws IOException {
+    return java.net.InetAddress.getByName(java.net.URI.create("http://" + proxyHostAndPort()).getHost());
+  }
+
   static List<JsonNode> ofType(List<JsonNode> events, String type) {
     return events.stream().filter(e -> e.path("event").asText().equals(type)).toList();
   }

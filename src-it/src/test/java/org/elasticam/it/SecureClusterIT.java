@@ -163,12 +163,17 @@ class SecureClusterIT {
         "streaming", "--batch-ms", "1000", "--batches", "60", "--rate", "const:20", "--work-per-record-us", "5000"));
     ApplicationId id = awaitApplication(job);
     awaitEvents(id, "tokens_renewed", 2);
-    // Every page of the live UI, read after the AM pushed its renewed tokens to the executors.
-    String ui = it.report(id).getOriginalTrackingUrl();
+    // Every page of the live UI, read after the AM pushed its renewed tokens to the executors, through
+    // the ResourceManager's web proxy.
+    String ui = it.proxiedTrackingUrl(id);
     StringBuilder pages = new StringBuilder();
     for (String page : List.of("", "status", "api/v1/executors", "api/v1/stages", "api/v1/timeline",
         "api/v1/decisions", "api/v1/conf")) {
-      pages.append(ItCluster.httpBody(ui + page)).append('\n');
+      String body = throughTheProxy(ui + page, id);
+      if (!page.isEmpty()) {
+        JSON.readTree(body);
+      }
+      pages.append(body).append('\n');
     }
     ItCluster.ClientRun run = job.get();
     assertEquals(0, run.exitCode(), run.out() + run.err());
@@ -407,6 +412,26 @@ class SecureClusterIT {
     try (Stream<java.nio.file.Path> files = Files.walk(it.cluster.workDir())) {
       return files.filter(p -> p.getFileName().toString().equals(name) && p.toString().contains("/" + id + "/"))
           .toList();
+    }
+  }
+
+  /**
+   * A page through the ResourceManager's web proxy, as a user who was shown the proxy's warning
+   * about another user's application (a secure cluster's proxy shows it first) and went on: the
+   * proxy's cookie that records it. The proxy's user here is its web UI's static user, not the owner.
+   */
+  private static String throughTheProxy(String url, ApplicationId id) throws IOException {
+    java.net.HttpURLConnection c = (java.net.HttpURLConnection) java.net.URI.create(url).toURL().openConnection();
+    c.setRequestProperty("Cookie", "checked_" + id + "=true");
+    c.setConnectTimeout(5000);
+    c.setReadTimeout(10_000);
+    try (java.io.InputStream in = c.getInputStream()) {
+      assertEquals(200, c.getResponseCode(), url);
+      String body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      assertFalse(body.contains("may not be safe"), "the proxy's warning instead of the page: " + url);
+      return body;
+    } finally {
+      c.disconnect();
     }
   }
 }

@@ -34,6 +34,7 @@ import org.elasticam.am.StagingResources;
 import org.elasticam.am.job.JobArgsFile;
 import org.elasticam.am.job.JobSpec;
 import org.elasticam.allocator.exit.ExitStatus;
+import org.elasticam.am.security.AppAcls;
 import org.elasticam.conf.ElasticConf;
 import org.elasticam.conf.EnvironmentKeys;
 import org.elasticam.conf.ExecutorKeys;
@@ -190,7 +191,7 @@ public final class Submitter {
     // A new attempt takes the executors over instead of starting them all again.
     ctx.setKeepContainersAcrossApplicationAttempts(elastic.getOptional(YarnKeys.MAX_APP_ATTEMPTS).orElse(1) > 1);
     ctx.setAMContainerSpec(ContainerLaunchContext.newInstance(resources, amEnvironment(staging),
-        List.of(amCommand()), null, credentials(tokens), null));
+        List.of(amCommand()), null, credentials(tokens), AppAcls.of(elastic)));
     yarn.submitApplication(ctx);
     return appId;
   }

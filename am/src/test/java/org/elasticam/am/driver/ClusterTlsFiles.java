@@ -12,7 +12,7 @@ import org.apache.hadoop.conf.Configuration;
  * Hadoop's ssl-server.xml and ssl-client.xml naming them — as classpath resources of their own
  * names, which {@link #conf()} points Hadoop at.
  */
-final class ClusterTlsFiles {
+public final class ClusterTlsFiles {
 
   private static final String PASSWORD = "changeit";
   private final String serverResource;
@@ -24,7 +24,13 @@ final class ClusterTlsFiles {
   }
 
   /** @param classpathDir a directory on the test classpath (target/test-classes) */
-  static ClusterTlsFiles create(Path dir, Path classpathDir) throws IOException, InterruptedException {
+  public static ClusterTlsFiles create(Path dir, Path classpathDir) throws IOException, InterruptedException {
+    return create(dir, classpathDir, List.of());
+  }
+
+  /** @param moreServerKeys further keys of ssl-server.xml: name, value, name, value… */
+  public static ClusterTlsFiles create(Path dir, Path classpathDir, List<String> moreServerKeys)
+      throws IOException, InterruptedException {
     Path keystore = dir.resolve("am.p12");
     Path cert = dir.resolve("am.crt");
     Path truststore = dir.resolve("trust.p12");
@@ -38,9 +44,11 @@ final class ClusterTlsFiles {
     String id = Long.toString(System.nanoTime());
     String server = "ssl-server-" + id + ".xml";
     String client = "ssl-client-" + id + ".xml";
-    Files.writeString(classpathDir.resolve(server), site(List.of(
+    List<String> serverKeys = new java.util.ArrayList<>(List.of(
         "ssl.server.keystore.location", keystore.toString(), "ssl.server.keystore.type", "pkcs12",
-        "ssl.server.keystore.password", PASSWORD, "ssl.server.keystore.keypassword", PASSWORD)));
+        "ssl.server.keystore.password", PASSWORD, "ssl.server.keystore.keypassword", PASSWORD));
+    serverKeys.addAll(moreServerKeys);
+    Files.writeString(classpathDir.resolve(server), site(serverKeys));
     Files.writeString(classpathDir.resolve(client), site(List.of(
         "ssl.client.truststore.location", truststore.toString(), "ssl.client.truststore.type", "pkcs12",
         "ssl.client.truststore.password", PASSWORD)));
@@ -48,7 +56,7 @@ final class ClusterTlsFiles {
   }
 
   /** Hadoop's configuration with this cluster's ssl-server.xml and ssl-client.xml. */
-  Configuration conf() {
+  public Configuration conf() {
     Configuration c = new Configuration(false);
     c.set("hadoop.ssl.server.conf", serverResource);
     c.set("hadoop.ssl.client.conf", clientResource);

@@ -29,7 +29,7 @@ class StatusServerTest {
 
   @BeforeEach
   void start() throws Exception {
-    server = new StatusServer("127.0.0.1", new StatusServer.Source() {
+    server = new StatusServer(StatusServer.Front.open("127.0.0.1"), new StatusServer.Source() {
       @Override
       public Map<String, Object> snapshot() {
         return Map.copyOf(now);
@@ -116,11 +116,28 @@ class StatusServerTest {
   @Test
   void onlyReadsOfKnownPaths() throws Exception {
     assertEquals(404, get("/api/v1/nope").statusCode());
-    assertEquals(404, get("/..%2F..%2Fetc%2Fpasswd").statusCode());
+    assertEquals(404, get("/api%2Fv1%2Fstatus").statusCode());
+    // A path that climbs above the root is no path at all: Jetty refuses it, in the page's JSON.
+    HttpResponse<String> climbing = get("/..%2F..%2Fetc%2Fpasswd");
+    assertEquals(400, climbing.statusCode());
+    assertEquals("{\"error\":\"bad request\"}", climbing.body());
+    assertEquals("nosniff", climbing.headers().firstValue("X-Content-Type-Options").orElse(""));
     assertEquals(414, get("/status?x=" + "a".repeat(4000)).statusCode());
     HttpResponse<String> post = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
         + "/api/v1/status")).POST(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.ofString());
     assertEquals(405, post.statusCode());
     assertEquals("GET, HEAD", post.headers().firstValue("Allow").orElse(""));
+    for (String method : List.of("PUT", "DELETE", "TRACE", "OPTIONS")) {
+      assertEquals(405, http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/"))
+          .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString())
+          .statusCode(), method);
+    }
+    HttpResponse<String> head = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
+        + "/api/v1/status")).method("HEAD", HttpRequest.BodyPublishers.noBody()).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, head.statusCode());
+    assertEquals("", head.body());
+    assertEquals("nosniff", head.headers().firstValue("X-Content-Type-Options").orElse(""));
+    assertTrue(head.headers().firstValue("Server").isEmpty(), "no server name or version");
   }
 }
