@@ -39,7 +39,7 @@ public class EmbeddedContainerExecutor extends DefaultContainerExecutor {
 
   @Override
   protected String getNMEnvVar(String name) {
-    if ("JAVA_HOME".equals(name) && getConf().get(NODE_JAVA_HOME) != null) {
+    if ("JAVA_HOME".equals(name) && getConf() != null && getConf().get(NODE_JAVA_HOME) != null) {
       return getConf().get(NODE_JAVA_HOME);
     }
     String value = super.getNMEnvVar(name);
