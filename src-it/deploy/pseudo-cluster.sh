@@ -12,8 +12,13 @@
 #   pseudo-cluster.sh down WORKDIR            stop the daemons started in WORKDIR
 #
 # Environment (defaults from a built source tree):
-#   HADOOP_JARS            the Hadoop jars, ':'-separated (default: embedded/target/classpath.txt
-#                          without ElasticAM's own artifacts; `mvn -B install -DskipTests` makes it)
+#   HADOOP_VERSION         the Hadoop release whose daemons (and client) to run, e.g. 3.3.6: its jars are
+#                          resolved from Maven with src-it/deploy/hadoop/pom.xml (default: the build's own,
+#                          embedded/target/classpath.txt)
+#   HADOOP_JARS            the Hadoop jars, ':'-separated, instead (HADOOP_VERSION is then ignored)
+#   PSEUDO_SHUFFLE_INSTALL classpath (default): the README's first way, the jar in a directory on the
+#                          NodeManager's classpath; isolated: its second, the jar named in the service's
+#                          own classpath, loaded apart from the NodeManager's classes
 #   ELASTICAM_APP_JAR      am/target/elasticam-<version>.jar
 #   ELASTICAM_SHUFFLE_JAR  shuffle-aux-service/target/elasticam-shuffle-<version>.jar
 #   PSEUDO_RM_PORTS        five ports: RM scheduler, resource tracker, client, admin, web
@@ -50,16 +55,35 @@ fi
 hadoop_jars() {
   if [[ -n "${HADOOP_JARS:-}" ]]; then echo "$HADOOP_JARS"; return; fi
   local f="$ROOT/embedded/target/classpath.txt"
-  [[ -f "$f" ]] || die "no $f: build first (mvn -B install -DskipTests) or set HADOOP_JARS"
+  if [[ -n "${HADOOP_VERSION:-}" ]]; then
+    f="$ROOT/src-it/target/hadoop-$HADOOP_VERSION.classpath"
+    if [[ ! -s "$f" ]]; then
+      mkdir -p "$(dirname "$f")"
+      mvn -B -q -f "$ROOT/src-it/deploy/hadoop/pom.xml" -Dhadoop.version="$HADOOP_VERSION" \
+          dependency:build-classpath -Dmdep.outputFile="$f" >"$f.log" 2>&1 \
+        || die "cannot resolve Hadoop $HADOOP_VERSION's jars (see $f.log)"
+    fi
+  fi
+  [[ -f "$f" ]] || die "no $f: build first (mvn -B package -DskipTests) or set HADOOP_JARS"
   tr ':' '\n' < "$f" | grep -v -e '/org/elasticam/' -e '/elasticam-[^/]*\.jar$' | paste -sd: -
 }
 
-# The README's first yarn-site.xml snippet under "On the NodeManager's classpath", as written there.
+# The README's yarn-site.xml snippet for the install mode, as written there: the first under "On the
+# NodeManager's classpath", or the one under "In an isolated class loader".
 readme_snippet() {
-  awk '/^\*\*On the NodeManager.s classpath\.\*\*/ { found = 1 }
+  local heading='^\*\*On the NodeManager.s classpath\.\*\*'
+  [[ "$(install_mode)" == isolated ]] && heading='^\*\*In an isolated class loader\.\*\*'
+  awk -v heading="$heading" '$0 ~ heading { found = 1 }
        found && /^```xml$/ { inside = 1; next }
        inside && /^```$/ { exit }
        inside { print }' "$ROOT/README.md"
+}
+
+install_mode() {
+  case "${PSEUDO_SHUFFLE_INSTALL:-classpath}" in
+    classpath|isolated) echo "${PSEUDO_SHUFFLE_INSTALL:-classpath}" ;;
+    *) die "PSEUDO_SHUFFLE_INSTALL is classpath or isolated, not '$PSEUDO_SHUFFLE_INSTALL'" ;;
+  esac
 }
 
 prop() { printf '<property><name>%s</name><value>%s</value></property>\n' "$1" "$2"; }
@@ -68,9 +92,15 @@ configure() {
   local w="$1" jars="$2" snippet
   snippet="$(readme_snippet)"
   [[ "$snippet" == *elasticam_shuffle* ]] || die "the README's install snippet was not found in $ROOT/README.md"
-  mkdir -p "$w/conf" "$w/logs" "$w/nm/local" "$w/nm/logs" "$w/hadoop/share/hadoop/yarn/lib"
-  # The README: copy the jar into a directory on the NodeManager's classpath.
-  cp "$SHUFFLE_JAR" "$w/hadoop/share/hadoop/yarn/lib/"
+  mkdir -p "$w/conf" "$w/logs" "$w/nm/local" "$w/nm/logs" "$w/hadoop/share/hadoop/yarn/lib" "$w/opt/elasticam"
+  if [[ "$(install_mode)" == isolated ]]; then
+    # The README: the jar anywhere the NodeManager can read (its /opt/elasticam/ is this cluster's).
+    cp "$SHUFFLE_JAR" "$w/opt/elasticam/"
+    snippet="${snippet//\/opt\/elasticam\//$w/opt/elasticam/}"
+  else
+    # The README: copy the jar into a directory on the NodeManager's classpath.
+    cp "$SHUFFLE_JAR" "$w/hadoop/share/hadoop/yarn/lib/"
+  fi
   {
     echo '<?xml version="1.0"?>'
     echo '<configuration>'
@@ -98,7 +128,7 @@ configure() {
     prop yarn.application.classpath "$w/conf,${jars//:/,}"
     local kv
     for kv in ${PSEUDO_SITE_EXTRA:-}; do prop "${kv%%=*}" "${kv#*=}"; done
-    echo '<!-- The README, "Installing the shuffle service", "On the NodeManager'"'"'s classpath", verbatim. -->'
+    echo "<!-- The README, \"Installing the shuffle service\", its $(install_mode) snippet, verbatim but for /opt. -->"
     echo "$snippet"
     echo '</configuration>'
   } > "$w/conf/yarn-site.xml"

@@ -1,6 +1,7 @@
 package org.elasticam.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -13,6 +14,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -21,29 +24,51 @@ import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.util.RunJar;
-import org.junit.jupiter.api.Test;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The product installed exactly as the README says, on a cluster of real processes: a
- * ResourceManager and a NodeManager in JVMs of their own, from the Maven-resolved Hadoop jars, with
- * the README's yarn-site.xml snippet verbatim and the shaded shuffle jar on the NodeManager's
- * classpath (src-it/deploy/pseudo-cluster.sh does the install, as an operator would by hand), and a
- * wordcount with dynamic allocation submitted through {@link RunJar}, which is what {@code yarn jar}
- * runs. Nothing of ElasticAM runs in this JVM: the test only drives the script and reads results.
+ * ResourceManager and a NodeManager in JVMs of their own, from the Maven-resolved jars of a Hadoop
+ * release, with the README's yarn-site.xml snippet verbatim and the shaded shuffle jar installed in
+ * one of its two ways (src-it/deploy/pseudo-cluster.sh does the install, as an operator would by
+ * hand), and a wordcount with dynamic allocation submitted through {@link RunJar}, which is what
+ * {@code yarn jar} runs — with the client's classpath of that release, as on such a cluster, so the
+ * client, the AM and the executors, built against Hadoop 3.4, run on that release's classes too.
+ * Nothing of ElasticAM runs in this JVM: the test only drives the script and reads results.
+ *
+ * <p>Which releases and install modes: {@code elasticam.deploy.matrix}, {@code version:mode} pairs
+ * (CI: the newest and the oldest release that runs here; {@code -Phadoop-matrix}: all of them).
  */
 class DeploymentIT {
 
   private static final Pattern APP_ID = Pattern.compile("application_\\d+_\\d+");
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int REDUCERS = 3;
+  /** The Hadoop release this build compiles against and its embedded cluster runs. */
+  private static final String BUILD_HADOOP = System.getProperty("elasticam.build.hadoopVersion", "3.4.1");
 
-  @Test
+  static Stream<Arguments> installs() {
+    String matrix = System.getProperty("elasticam.deploy.matrix", BUILD_HADOOP + ":classpath");
+    return Arrays.stream(matrix.split(",")).map(String::strip).filter(p -> !p.isEmpty())
+        .map(p -> Arguments.of(p.split(":")[0], p.split(":")[1]));
+  }
+
+  @ParameterizedTest(name = "Hadoop {0}, shuffle jar {1}")
+  @MethodSource("installs")
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
-  void wordcountWithDynamicAllocationRunsOnRealDaemonsInstalledAsTheReadmeSays() throws Exception {
-    DeployScripts.Cluster cluster = DeployScripts.Cluster.fresh("deployment");
+  void wordcountWithDynamicAllocationRunsOnRealDaemonsInstalledAsTheReadmeSays(String hadoop, String install)
+      throws Exception {
+    DeployScripts.Cluster cluster = DeployScripts.Cluster.fresh("deployment-" + hadoop + "-" + install);
     Path work = cluster.work();
-    Map<String, String> env = cluster.env();
+    Map<String, String> env = new HashMap<>(cluster.env());
+    env.put("PSEUDO_SHUFFLE_INSTALL", install);
+    if (!hadoop.equals(BUILD_HADOOP)) {
+      env.put("HADOOP_VERSION", hadoop);
+    }
     FileSystem local = FileSystem.getLocal(new Configuration());
     org.apache.hadoop.fs.Path input = cluster.local("input");
     org.apache.hadoop.fs.Path output = cluster.local("output");
@@ -53,10 +78,22 @@ class DeploymentIT {
     DeployScripts.Result up = script(env, work, Duration.ofMinutes(4), "up", work.toString());
     try {
       assertEquals(0, up.exitCode(), "the cluster came up: " + up.output() + DeployScripts.logs(work));
+      assertTrue(Files.readString(work.resolve("logs/nm.out")).contains("version = " + hadoop),
+          "the NodeManager is Hadoop " + hadoop);
       String yarnSite = Files.readString(work.resolve("conf/yarn-site.xml"));
-      assertTrue(yarnSite.contains(readmeSnippet()), "yarn-site.xml holds the README's snippet verbatim");
-      assertTrue(Files.exists(work.resolve("hadoop/share/hadoop/yarn/lib").resolve(ShuffleJar.path().getFileName())),
-          "the shaded jar is in a directory on the NodeManager's classpath");
+      if (install.equals("isolated")) {
+        assertTrue(yarnSite.contains(readmeSnippet("**In an isolated class loader.**")
+            .replace("/opt/elasticam/", work.resolve("opt/elasticam") + "/")),
+            "yarn-site.xml holds the README's isolated snippet verbatim, but for the jar's directory");
+        assertTrue(Files.exists(work.resolve("opt/elasticam").resolve(ShuffleJar.path().getFileName())));
+        assertFalse(Files.exists(work.resolve("hadoop/share/hadoop/yarn/lib").resolve(ShuffleJar.path().getFileName())),
+            "not on the NodeManager's classpath");
+      } else {
+        assertTrue(yarnSite.contains(readmeSnippet("**On the NodeManager's classpath.**")),
+            "yarn-site.xml holds the README's snippet verbatim");
+        assertTrue(Files.exists(work.resolve("hadoop/share/hadoop/yarn/lib").resolve(ShuffleJar.path().getFileName())),
+            "the shaded jar is in a directory on the NodeManager's classpath");
+      }
 
       // The README's submission line, with this test's paths and a short idle timeout so executors go
       // while the reduce stage is held back; reducers fetch through the service, not from local disk.
@@ -98,10 +135,11 @@ class DeploymentIT {
     return DeployScripts.run("pseudo-cluster.sh", env, work, limit, args);
   }
 
-  /** The README's first yarn-site.xml block under "On the NodeManager's classpath". */
-  private static String readmeSnippet() throws IOException {
+  /** The README's first yarn-site.xml block under {@code heading}. */
+  private static String readmeSnippet(String heading) throws IOException {
     String readme = Files.readString(Path.of("..", "README.md"));
-    int section = readme.indexOf("**On the NodeManager's classpath.**");
+    int section = readme.indexOf(heading);
+    assertTrue(section >= 0, heading);
     int start = readme.indexOf("```xml\n", section) + "```xml\n".length();
     return readme.substring(start, readme.indexOf("```", start));
   }

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LeaseRecoverable;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
@@ -65,9 +64,7 @@ public final class EventLog implements AutoCloseable {
     if (!target.exists(file)) {
       return create(fs, dir, applicationId, clock);
     }
-    if (target instanceof LeaseRecoverable hdfs) {
-      takeOverLease(hdfs, file, clock);
-    }
+    takeOverLease(target, file, clock);
     long len = target.getFileStatus(file).getLen();
     boolean partial = false;
     if (len > 0) {
@@ -86,11 +83,24 @@ public final class EventLog implements AutoCloseable {
   /**
    * An earlier attempt killed while writing still holds the file's lease on HDFS, which lets it go
    * only after a minute; until then an append fails (AlreadyBeingCreatedException). Recovers the
-   * lease now and waits, at most 30 s, until the file is closed.
+   * lease now and waits, at most 30 s, until the file is closed. A file system without leases has
+   * nothing to recover.
+   *
+   * <p>By reflection: HDFS's {@code recoverLease} and {@code isFileClosed} are methods of its file
+   * system classes in every Hadoop 3, but the interface that names them, {@code LeaseRecoverable},
+   * exists only from 3.3.6, and an AM that refers to it cannot load on an older cluster.
    */
-  private static void takeOverLease(LeaseRecoverable fs, Path file, Clock clock) throws IOException {
+  private static void takeOverLease(FileSystem fs, Path file, Clock clock) throws IOException {
+    java.lang.reflect.Method recover;
+    java.lang.reflect.Method closedYet;
+    try {
+      recover = fs.getClass().getMethod("recoverLease", Path.class);
+      closedYet = fs.getClass().getMethod("isFileClosed", Path.class);
+    } catch (NoSuchMethodException e) {
+      return;
+    }
     long deadline = clock.nowMs() + 30_000;
-    boolean closed = fs.recoverLease(file);
+    boolean closed = (Boolean) invoke(recover, fs, file);
     while (!closed && clock.nowMs() < deadline) {
       try {
         Thread.sleep(200);
@@ -98,9 +108,19 @@ public final class EventLog implements AutoCloseable {
         Thread.currentThread().interrupt();
         throw new java.io.InterruptedIOException("interrupted while recovering the lease of " + file);
       }
-      closed = fs.isFileClosed(file);
+      closed = (Boolean) invoke(closedYet, fs, file);
     }
     LOG.info("Took over the event log {} from the earlier attempt (closed: {})", file, closed);
+  }
+
+  private static Object invoke(java.lang.reflect.Method m, FileSystem fs, Path file) throws IOException {
+    try {
+      return m.invoke(fs, file);
+    } catch (java.lang.reflect.InvocationTargetException e) {
+      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+    } catch (IllegalAccessException e) {
+      throw new IOException("cannot call " + m.getName() + " on " + fs.getClass().getName(), e);
+    }
   }
 
   /** A log that writes nowhere, when none could be opened. */

@@ -80,7 +80,8 @@ public final class WordCountPlan {
         out.add(f);
       }
     }
-    out.sort((a, b) -> a.getPath().compareTo(b.getPath()));
+    // By URI, as Path orders itself: Path.compareTo's signature differs between Hadoop 3.1 and 3.4.
+    out.sort((a, b) -> a.getPath().toUri().compareTo(b.getPath().toUri()));
     return out;
   }
 

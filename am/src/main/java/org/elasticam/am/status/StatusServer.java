@@ -180,9 +180,9 @@ public final class StatusServer implements AutoCloseable {
         return ByteBuffer.wrap(("{\"error\":\"" + reason(status) + "\"}").getBytes(StandardCharsets.UTF_8));
       }
     };
+    // The overrides above write every page Jetty would, so its other show-flags never apply; they are
+    // not set because Hadoop 3.1's Jetty (9.4.20) lacks the setters.
     errors.setShowStacks(false);
-    errors.setShowServlet(false);
-    errors.setShowMessageInTitle(false);
     return errors;
   }
 
