@@ -75,6 +75,7 @@ import org.elasticam.conf.ExecutorKeys;
 import org.elasticam.conf.UnknownKeys;
 import org.elasticam.conf.YarnKeys;
 import org.elasticam.launcher.yarn.ExecutorLaunchSpec;
+import org.elasticam.launcher.yarn.JvmSettings;
 import org.elasticam.launcher.yarn.YarnContainerLauncher;
 import org.elasticam.rpc.AppSecretAuth;
 import org.elasticam.rpc.RpcLimits;
@@ -604,7 +605,10 @@ public final class ApplicationMaster {
         service ? Optional.of(serviceName) : Optional.empty(), elastic.get(ShuffleKeys.READ_LOCAL_DIRECTLY),
         shuffleClientConf(), recoverable() ? Optional.of(EndpointFile.uri(conf, requireEnv(AmFiles.ENV_STAGING_DIR)))
             : Optional.empty(), elastic.get(ExecutorKeys.REREGISTER_TIMEOUT), elastic.get(YarnKeys.AM_SSL_ENABLED),
-        conf.getPropsWithPrefix(EnvironmentKeys.EXECUTOR_ENV_PREFIX));
+        conf.getPropsWithPrefix(EnvironmentKeys.EXECUTOR_ENV_PREFIX),
+        JvmSettings.of(elastic.getOptional(ExecutorKeys.EXTRA_JAVA_OPTIONS).orElse(null),
+            elastic.getOptional(ExecutorKeys.EXTRA_CLASS_PATH).orElse(null),
+            elastic.getOptional(ExecutorKeys.EXTRA_LIBRARY_PATH).orElse(null)));
   }
 
   /** The elasticam.shuffle.client.* keys of this submission, for executors' fetch clients. */

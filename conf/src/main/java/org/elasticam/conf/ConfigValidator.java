@@ -88,9 +88,21 @@ final class ConfigValidator {
       rule(ExecutorKeys.HEARTBEAT_TIMEOUT, "must be longer than elasticam.executor.heartbeatInterval ("
           + Durations.format(conf.get(ExecutorKeys.HEARTBEAT_INTERVAL)) + ")");
     }
+    javaOptions(ExecutorKeys.EXTRA_JAVA_OPTIONS, ExecutorKeys.MEMORY, "APP_ID", "EXECUTOR_ID");
+    javaOptions(YarnKeys.AM_EXTRA_JAVA_OPTIONS, YarnKeys.AM_MEMORY, "APP_ID");
     if (conf.isSet(YarnKeys.PRINCIPAL) != conf.isSet(YarnKeys.KEYTAB)) {
       rule(conf.isSet(YarnKeys.PRINCIPAL) ? YarnKeys.KEYTAB : YarnKeys.PRINCIPAL,
           "elasticam.yarn.principal and elasticam.yarn.keytab must be set together");
+    }
+  }
+
+  private void javaOptions(ConfigKey<String> options, ConfigKey<ByteSize> memory, String... placeholders) {
+    if (ok(options) && conf.isSet(options)) {
+      String problem = JavaOptions.problem(conf.get(options), memory.name(),
+          new java.util.LinkedHashSet<>(java.util.Arrays.asList(placeholders)));
+      if (problem != null) {
+        rule(options, problem);
+      }
     }
   }
 

@@ -33,6 +33,23 @@ public final class ExecutorKeys {
           .doc("Overhead as a share of executor memory when memoryOverhead is not set.")
           .build();
 
+  public static final ConfigKey<String> EXTRA_JAVA_OPTIONS = key(P + "extraJavaOptions", ValueType.STRING)
+      .defaultDoc("(none)")
+      .doc("JVM options for every executor (GC flags, -D properties, agents), split as a shell would but never"
+          + " expanded; {{APP_ID}} and {{EXECUTOR_ID}} are replaced, <LOG_DIR> is the container's log dir. Not"
+          + " the heap: elasticam.executor.memory sets it.")
+      .build();
+
+  public static final ConfigKey<String> EXTRA_CLASS_PATH = key(P + "extraClassPath", ValueType.STRING)
+      .defaultDoc("(none)")
+      .doc("Entries put before the executor's classpath (':'-separated paths on the nodes).")
+      .build();
+
+  public static final ConfigKey<String> EXTRA_LIBRARY_PATH = key(P + "extraLibraryPath", ValueType.STRING)
+      .defaultDoc("(none)")
+      .doc("Directories of native libraries put before the executor's LD_LIBRARY_PATH (':'-separated, on the nodes).")
+      .build();
+
   public static final ConfigKey<Integer> INSTANCES = key(P + "instances", ValueType.INT)
       .check(v -> v >= 0, "must be >= 0")
       .doc("Executors for static allocation; with dynamic allocation, a floor for the initial target.")

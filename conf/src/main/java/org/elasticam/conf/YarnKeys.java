@@ -40,6 +40,22 @@ public final class YarnKeys {
       .doc("Cores (vcores) of the ApplicationMaster container.")
       .build();
 
+  public static final ConfigKey<String> AM_EXTRA_JAVA_OPTIONS = key(P + "am.extraJavaOptions", ValueType.STRING)
+      .defaultDoc("(none)")
+      .doc("JVM options for the ApplicationMaster, split as a shell would but never expanded; {{APP_ID}} is"
+          + " replaced, <LOG_DIR> is the container's log dir. Not the heap: elasticam.yarn.am.memory sets it.")
+      .build();
+
+  public static final ConfigKey<String> AM_EXTRA_CLASS_PATH = key(P + "am.extraClassPath", ValueType.STRING)
+      .defaultDoc("(none)")
+      .doc("Entries put before the ApplicationMaster's classpath (':'-separated paths on the nodes).")
+      .build();
+
+  public static final ConfigKey<String> AM_EXTRA_LIBRARY_PATH = key(P + "am.extraLibraryPath", ValueType.STRING)
+      .defaultDoc("(none)")
+      .doc("Directories of native libraries put before the ApplicationMaster's LD_LIBRARY_PATH.")
+      .build();
+
   public static final ConfigKey<String> AM_ADVERTISED_ADDRESS = key(P + "am.advertisedAddress", ValueType.STRING)
       .defaultDoc("(the AM's host and the port it listens on)")
       .check(v -> v.codePoints().allMatch(Character::isWhitespace)

@@ -101,6 +101,60 @@ class JavaHomeIT {
   }
 
   @Test
+  void theUsersJvmOptionsClasspathLibraryPathAndVariablesReachTheTask() throws Exception {
+    Path dir = Files.createDirectories(WORK.resolve("probe"));
+    Path extra = Files.createDirectories(dir.resolve("extra classes"));
+    Files.writeString(extra.resolve("probe-resource.txt"), "from the extra classpath");
+    Path natives = Files.createDirectories(dir.resolve("native"));
+    Path out = dir.resolve("seen");
+    Files.deleteIfExists(out);
+    Path jar = UserJobJar.build(dir.resolve("jar"), "probe.jar", java.util.Map.of("Probe", String.join("\n",
+        "package it.user;",
+        "import java.nio.file.*;",
+        "import java.util.*;",
+        "import org.elasticam.api.*;",
+        "public class Probe implements Job {",
+        "  public List<Stage> stages(String[] args) {",
+        "    return List.of(Stage.builder(0, \"probe\", See.class).task(TaskSpec.of(Map.of(\"out\", args[0]))).build());",
+        "  }",
+        "  public static class See implements Task {",
+        "    public void run(TaskContext ctx) throws Exception {",
+        "      String res = new String(See.class.getClassLoader().getResourceAsStream(\"probe-resource.txt\").readAllBytes());",
+        "      Files.writeString(Paths.get(ctx.params().get(\"out\")), String.join(\"\\n\",",
+        "          System.getProperty(\"probe.option\"), System.getProperty(\"probe.executor\"), System.getenv(\"PROBE_VAR\"),",
+        "          res, System.getenv(\"LD_LIBRARY_PATH\"), System.getProperty(\"java.library.path\")));",
+        "    }",
+        "  }",
+        "}")));
+    ItCluster.ClientRun run = it.client("submit", "--conf", "elasticam.executor.instances=1",
+        "--conf", "elasticam.executor.extraJavaOptions='-Dprobe.option=a b $HOME' -Dprobe.executor={{EXECUTOR_ID}}"
+            + " -Xlog:gc:file=<LOG_DIR>/gc.log",
+        "--conf", "elasticam.executor.extraClassPath=" + extra,
+        "--conf", "elasticam.executor.extraLibraryPath=" + natives,
+        "--conf", "elasticam.executorEnv.PROBE_VAR=$(echo never) `run`",
+        "--conf", "elasticam.yarn.am.extraJavaOptions=-Dprobe.am={{APP_ID}}",
+        "--jar", jar.toString(), "--class", "it.user.Probe", out.toString());
+    assertEquals(0, run.exitCode(), run.out() + run.err());
+    List<String> seen = Files.readAllLines(out);
+    assertEquals("a b $HOME", seen.get(0), "an option with a space and a $, as written");
+    JsonNode registered = ItCluster.ofType(it.events(run.appId()), "executor_registered").get(0);
+    assertEquals(registered.path("executor_id").asText(), seen.get(1), "{{EXECUTOR_ID}} replaced");
+    assertEquals("$(echo never) `run`", seen.get(2), "a variable, literally");
+    assertEquals("from the extra classpath", seen.get(3));
+    assertTrue(seen.get(4).startsWith(natives + ":"), seen.get(4));
+    assertTrue(seen.get(5).startsWith(natives + ":"), "the JVM looks there for native libraries: " + seen.get(5));
+    List<Path> containers;
+    try (Stream<Path> dirs = Files.list(it.cluster.nodeManagerLogDir(0).resolve(run.appId().toString()))) {
+      containers = dirs.toList();
+    }
+    assertTrue(containers.stream().anyMatch(c -> Files.exists(c.resolve("gc.log"))),
+        "<LOG_DIR> is the container's log dir");
+    Path am = containers.stream().filter(c -> Files.exists(c.resolve("AppMaster.stderr"))).findFirst().orElseThrow();
+    assertTrue(Files.readString(am.resolve("launch_container.sh")).contains("-Dprobe.am=" + run.appId()),
+        "the AM's options, {{APP_ID}} replaced");
+  }
+
+  @Test
   void anAmNodeWithTooOldAJavaIsOneLineNamingTheVersionAndTheKey() throws Exception {
     Path old = oldJdk();
     ItCluster.ClientRun run = it.client("submit", "--conf", "elasticam.yarn.appMasterEnv.JAVA_HOME=" + old,

@@ -41,6 +41,7 @@ import org.elasticam.conf.ExecutorKeys;
 import org.elasticam.conf.YarnKeys;
 import org.elasticam.launcher.yarn.ContainerCommand;
 import org.elasticam.launcher.yarn.ExecutorLaunchSpec;
+import org.elasticam.launcher.yarn.JvmSettings;
 import org.elasticam.rpc.AppSecretAuth;
 import org.elasticam.workload.Trace;
 import org.elasticam.workload.TraceFormatException;
@@ -191,7 +192,7 @@ public final class Submitter {
     // A new attempt takes the executors over instead of starting them all again.
     ctx.setKeepContainersAcrossApplicationAttempts(elastic.getOptional(YarnKeys.MAX_APP_ATTEMPTS).orElse(1) > 1);
     ctx.setAMContainerSpec(ContainerLaunchContext.newInstance(resources, amEnvironment(staging),
-        List.of(amCommand()), null, credentials(tokens), AppAcls.of(elastic)));
+        List.of(amCommand(appId)), null, credentials(tokens), AppAcls.of(elastic)));
     yarn.submitApplication(ctx);
     return appId;
   }
@@ -256,16 +257,23 @@ public final class Submitter {
     cp.add(Environment.PWD.$$() + "/*");
     cp.addAll(List.of(conf.getStrings(YarnConfiguration.YARN_APPLICATION_CLASSPATH,
         YarnConfiguration.DEFAULT_YARN_CROSS_PLATFORM_APPLICATION_CLASSPATH)));
-    env.put(Environment.CLASSPATH.name(), String.join(ApplicationConstants.CLASS_PATH_SEPARATOR, cp));
     // No JAVA_HOME of the client's, whose JDK need not exist on the node: the node's, or the user's.
     conf.getPropsWithPrefix(EnvironmentKeys.AM_ENV_PREFIX).forEach((name, value) -> {
       if (!name.isEmpty() && !name.equals(Environment.CLASSPATH.name())) {
         env.put(name, ContainerCommand.literalEnvValue(value));
       }
     });
+    amJvm().addToEnvironment(env, cp, ApplicationConstants.CLASS_PATH_SEPARATOR);
     env.put(AmFiles.ENV_STAGING_DIR,
         ContainerCommand.literalEnvValue(staging.getFileSystem(conf).makeQualified(staging).toString()));
     return env;
+  }
+
+  /** The user's JVM options, classpath and library path for the AM. */
+  private JvmSettings amJvm() {
+    return JvmSettings.of(elastic.getOptional(YarnKeys.AM_EXTRA_JAVA_OPTIONS).orElse(null),
+        elastic.getOptional(YarnKeys.AM_EXTRA_CLASS_PATH).orElse(null),
+        elastic.getOptional(YarnKeys.AM_EXTRA_LIBRARY_PATH).orElse(null));
   }
 
   /** The job as the AM sees it: its files under their staged links. */
@@ -279,14 +287,15 @@ public final class Submitter {
   }
 
   /** The job's arguments travel in {@link AmFiles#JOB_FILE}: nothing the user typed is on this line. */
-  private String amCommand() {
-    return new ContainerCommand()
+  private String amCommand(ApplicationId appId) {
+    ContainerCommand c = new ContainerCommand()
         .requireJava(ExecutorLaunchSpec.MIN_JAVA, ExitStatus.JAVA_TOO_OLD, "the AM container", AM_JAVA_HOME_KEY,
             ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/AppMaster.stderr")
         .shell("exec")
         .expanded(Environment.JAVA_HOME.$$() + "/bin/java")
-        .arg("-Xmx" + elastic.get(YarnKeys.AM_MEMORY).mebibytes() + "m")
-        .expanded("-Djava.io.tmpdir=" + Environment.PWD.$$() + "/tmp")
+        .arg("-Xmx" + elastic.get(YarnKeys.AM_MEMORY).mebibytes() + "m");
+    amJvm().addOptions(c, Map.of("APP_ID", appId.toString()));
+    return c.expanded("-Djava.io.tmpdir=" + Environment.PWD.$$() + "/tmp")
         .arg("-Dlog4j.configuration=" + ExecutorLaunchSpec.CONTAINER_LOG4J)
         .expanded("-Delasticam.log.dir=" + ApplicationConstants.LOG_DIR_EXPANSION_VAR)
         .arg("-Delasticam.log.file=am.log")

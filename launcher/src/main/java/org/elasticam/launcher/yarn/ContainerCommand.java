@@ -20,6 +20,7 @@ import org.apache.hadoop.yarn.api.ApplicationConstants;
  */
 public final class ContainerCommand {
 
+  private static final String LOG_DIR = ApplicationConstants.LOG_DIR_EXPANSION_VAR;
   private static final List<String> MARKERS = List.of(ApplicationConstants.LOG_DIR_EXPANSION_VAR,
       ApplicationConstants.CLASS_PATH_SEPARATOR, ApplicationConstants.PARAMETER_EXPANSION_LEFT,
       ApplicationConstants.PARAMETER_EXPANSION_RIGHT);
@@ -51,6 +52,26 @@ public final class ContainerCommand {
   public ContainerCommand arg(String value) {
     // A first word like x=y would be taken for an assignment unless quoted.
     words.add(words.isEmpty() && value.indexOf('=') >= 0 ? singleQuoted(refuseMarkers(value)) : quoted(value));
+    return this;
+  }
+
+  /**
+   * A word the process receives as given, but for {@code <LOG_DIR>}, which becomes the container's
+   * log directory (a JVM option such as {@code -Xlog:gc:file=<LOG_DIR>/gc.log}).
+   */
+  public ContainerCommand argWithLogDir(String value) {
+    String[] parts = value.split(java.util.regex.Pattern.quote(LOG_DIR), -1);
+    if (parts.length == 1) {
+      return arg(value);
+    }
+    StringBuilder inner = new StringBuilder();
+    for (int i = 0; i < parts.length; i++) {
+      if (i > 0) {
+        inner.append('"').append(LOG_DIR).append('"');
+      }
+      inner.append("'").append(refuseMarkers(parts[i]).replace("'", "'\\''")).append("'");
+    }
+    words.add(forDoubleQuotes(inner.toString()));
     return this;
   }
 

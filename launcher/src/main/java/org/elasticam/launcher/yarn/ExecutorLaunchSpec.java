@@ -27,6 +27,7 @@ import org.apache.hadoop.yarn.api.records.LocalResource;
  * @param controlPlaneTls the AM's control plane serves TLS
  * @param environment the user's variables for executors ({@code elasticam.executorEnv.*}), taken
  *     literally; without {@code JAVA_HOME} among them executors run on the node's own Java
+ * @param jvm the user's JVM options, classpath and library path for executors
  */
 public record ExecutorLaunchSpec(
     String driverHost,
@@ -48,7 +49,8 @@ public record ExecutorLaunchSpec(
     Optional<String> driverEndpointFile,
     Duration reregisterTimeout,
     boolean controlPlaneTls,
-    Map<String, String> environment) {
+    Map<String, String> environment,
+    JvmSettings jvm) {
 
   public static final String EXECUTOR_MAIN = "org.elasticam.executor.ExecutorMain";
   /** The log4j configuration inside the app jar that containers log with. */
@@ -71,6 +73,6 @@ public record ExecutorLaunchSpec(
     return new ExecutorLaunchSpec(driverHost, driverPort, appId, cores, taskCpus, heapMb, heartbeatInterval,
         heartbeatTimeout, localResources, applicationClasspath, newTokens, serviceData, userJar, shuffleService,
         readLocalShuffleDirectly, shuffleClientConf, driverEndpointFile, reregisterTimeout, controlPlaneTls,
-        environment);
+        environment, jvm);
   }
 }

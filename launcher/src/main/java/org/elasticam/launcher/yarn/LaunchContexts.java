@@ -39,7 +39,7 @@ public final class LaunchContexts {
     if (own != null) {
       cp.add(ContainerCommand.literalEnvValue(own));
     }
-    env.put(Environment.CLASSPATH.name(), String.join(ApplicationConstants.CLASS_PATH_SEPARATOR, cp));
+    spec.jvm().addToEnvironment(env, cp, ApplicationConstants.CLASS_PATH_SEPARATOR);
     return env;
   }
 
@@ -50,8 +50,10 @@ public final class LaunchContexts {
         .shell("exec")
         .expanded(Environment.JAVA_HOME.$$() + "/bin/java")
         .arg("-Xmx" + spec.heapMb() + "m")
-        .arg("-XX:+ExitOnOutOfMemoryError")
-        .expanded("-Djava.io.tmpdir=" + Environment.PWD.$$() + "/tmp")
+        .arg("-XX:+ExitOnOutOfMemoryError");
+    // The user's options after ours, so that they can change what we chose (the GC, say), but not the heap.
+    spec.jvm().addOptions(c, Map.of("APP_ID", spec.appId(), "EXECUTOR_ID", String.valueOf(id.value())));
+    c.expanded("-Djava.io.tmpdir=" + Environment.PWD.$$() + "/tmp")
         .arg("-Dlog4j.configuration=" + ExecutorLaunchSpec.CONTAINER_LOG4J)
         .expanded("-Delasticam.log.dir=" + ApplicationConstants.LOG_DIR_EXPANSION_VAR)
         .arg("-Delasticam.log.file=executor.log")

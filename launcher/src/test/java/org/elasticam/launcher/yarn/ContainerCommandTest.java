@@ -59,6 +59,17 @@ class ContainerCommandTest {
   }
 
   @Test
+  void aWordWithTheLogDirGetsTheContainersLogDirAndIsOtherwiseUnchanged() throws Exception {
+    String cmd = new ContainerCommand().shell("printf").arg("%s\\0")
+        .argWithLogDir("-Xlog:gc:file=<LOG_DIR>/gc it's $HOME.log")
+        .argWithLogDir("<LOG_DIR>")
+        .argWithLogDir("no marker $(echo x)").build();
+    assertEquals(List.of("-Xlog:gc:file=" + logs() + "/gc it's $HOME.log", logs(), "no marker $(echo x)"),
+        runAsNodeManagerWould(cmd, Map.of()));
+    assertThrows(IllegalArgumentException.class, () -> new ContainerCommand().argWithLogDir("<LOG_DIR>{{HOME}}"));
+  }
+
+  @Test
   void environmentValuesReachTheProcessUnchanged() throws Exception {
     // What the process reads from its environment (the value is never pasted into the command).
     String cmd = new ContainerCommand().shell("printenv").arg("ELASTICAM_TEST").shell("|").shell("tr").arg("\\n")

@@ -19,7 +19,7 @@ class LaunchContextsTest {
     return new ExecutorLaunchSpec("am-host", 4242, "application_1_0001", 2, 1, 1024, Duration.ofSeconds(3),
         Duration.ofSeconds(60), Map.of(), List.of("/opt/hadoop/*", "/opt/hadoop/lib/*"), null, serviceData, userJar,
         serviceData.isEmpty() ? Optional.empty() : Optional.of("elasticam_shuffle"), true, Map.of(),
-        Optional.empty(), Duration.ofSeconds(60), false, Map.of());
+        Optional.empty(), Duration.ofSeconds(60), false, Map.of(), JvmSettings.NONE);
   }
 
   @Test
@@ -57,7 +57,9 @@ class LaunchContextsTest {
         base.applicationClasspath(), null, base.serviceData(), Optional.empty(), Optional.of("elasticam_shuffle"), false,
         Map.of("elasticam.shuffle.client.maxRetries", "5", "elasticam.shuffle.client.maxBytesInFlight", "64m"),
         Optional.of("hdfs://nn:8020/user/u/.elasticam/staging/application_1_0001/am-endpoint"), Duration.ofSeconds(45),
-        true, Map.of("JAVA_HOME", "/opt/jdk 17", "TZ", "UTC"));
+        true, Map.of("JAVA_HOME", "/opt/jdk 17", "TZ", "UTC"),
+        JvmSettings.of("-XX:+UseSerialGC '-Dgreeting=hello world' -Xlog:gc:file=<LOG_DIR>/gc-{{EXECUTOR_ID}}.log",
+            "/opt/extra/lib/*:/opt/conf", "/opt/native"));
     String cmd = LaunchContexts.command(spec, new ExecutorId(3));
     assertTrue(cmd.contains(" --shuffle-service elasticam_shuffle --shuffle-local-read fetch --shuffle-client-conf"
         + " elasticam.shuffle.client.maxBytesInFlight=64m,elasticam.shuffle.client.maxRetries=5 "), cmd);
@@ -68,5 +70,9 @@ class LaunchContextsTest {
     Map<String, String> env = LaunchContexts.environment(spec);
     assertEquals("/opt/jdk 17", env.get("JAVA_HOME"), "the user's variables, taken literally");
     assertEquals("UTC", env.get("TZ"));
+    assertTrue(env.get("CLASSPATH").startsWith("/opt/extra/lib/*:/opt/conf<CPS>{{PWD}}<CPS>"), env.get("CLASSPATH"));
+    assertEquals("/opt/native:{{LD_LIBRARY_PATH}}", env.get("LD_LIBRARY_PATH"));
+    assertTrue(cmd.contains(" -XX:+ExitOnOutOfMemoryError -XX:+UseSerialGC '-Dgreeting=hello world'"
+        + " '-Xlog:gc:file='\\\"<LOG_DIR>\\\"'/gc-3.log' "), cmd);
   }
 }
