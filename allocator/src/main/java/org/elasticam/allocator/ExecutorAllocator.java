@@ -163,6 +163,8 @@ public final class ExecutorAllocator {
         if (!registered.contains(c.executor())) {
           startFailed(verdict.message(), nowMs, actions);
         }
+      } else if (verdict.blamesNode()) {
+        exclusions.avoid(c.host(), nowMs, cluster.clusterNodes()).ifPresent(w -> actions.add(new Warn(w)));
       }
       registered.remove(c.executor());
     }

@@ -134,6 +134,18 @@ class ExecutorAllocatorTest {
   }
 
   @Test
+  void failedDisksAvoidTheNodeAtOnceWithoutCountingAFailure() {
+    target(1);
+    LaunchExecutor l = alloc.onGrants(List.of(new Grant(new ContainerRef("a"), "h1", null, true)), clock.nowMs())
+        .all(LaunchExecutor.class).get(0);
+    alloc.onCompleted(List.of(new ContainerExit(l.container(), ExitStatus.DISKS_FAILED, "disks failed")),
+        clock.nowMs(), cluster);
+    assertEquals(0, alloc.failuresInWindow(clock.nowMs()), "not the application's failure");
+    UpdateExclusions u = alloc.reconcile(clock.nowMs(), cluster).all(UpdateExclusions.class).get(0);
+    assertEquals(List.of("h1"), u.additions(), "one report of failed disks is enough to avoid the node");
+  }
+
+  @Test
   void tooManyFailuresFailTheApplicationOnce() {
     alloc = new ExecutorAllocator(TestSettings.with("elasticam.executor.instances", "1",
         "elasticam.yarn.excludeOnFailure.enabled", "false"));

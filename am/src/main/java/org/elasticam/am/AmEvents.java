@@ -130,7 +130,7 @@ final class AmEvents implements AllocationEvents {
     return switch (c.verdict().kind()) {
       case "preempted" -> "preempted";
       case "decommissioned" -> "decommissioned";
-      case "lost" -> "lost";
+      case "lost", "disks" -> "lost";
       default -> "failed";
     };
   }

@@ -39,7 +39,10 @@ public final class ExitClassifier {
           where + " was preempted by YARN (" + ExitStatus.name(status) + "); it is replaced and not counted as a failure.");
       case ExitStatus.KILLED_EXCEEDED_PMEM -> memory(where, diagnostics, "physical");
       case ExitStatus.KILLED_EXCEEDED_VMEM -> memory(where, diagnostics, "virtual");
-      case ExitStatus.ABORTED, ExitStatus.DISKS_FAILED, ExitStatus.KILLED_BY_APPMASTER,
+      case ExitStatus.DISKS_FAILED -> new ExitVerdict(false, true, "disks", where + " was stopped because its"
+          + " NodeManager's disks failed (DISKS_FAILED); not counted as a failure, but the node is avoided for"
+          + " elasticam.yarn.excludeOnFailure.timeout." + diag);
+      case ExitStatus.ABORTED, ExitStatus.KILLED_BY_APPMASTER,
           ExitStatus.KILLED_BY_RESOURCEMANAGER, ExitStatus.KILLED_AFTER_APP_COMPLETION -> new ExitVerdict(false, false,
           "lost",
           where + " was stopped by YARN (" + ExitStatus.name(status) + "), not by an error in the job." + diag);

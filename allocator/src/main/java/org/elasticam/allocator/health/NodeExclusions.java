@@ -62,6 +62,24 @@ public final class NodeExclusions {
     return Optional.empty();
   }
 
+  /**
+   * Excludes {@code host} at once, for the timeout: its NodeManager reported failed disks, so any
+   * container placed there would fail again.
+   *
+   * @return a warning when the exclusion was refused because it would exclude every node
+   */
+  public Optional<String> avoid(String host, long nowMs, int clusterNodes) {
+    if (!enabled || host == null || isExcluded(host)) {
+      return Optional.empty();
+    }
+    if (clusterNodes > 0 && excludedCount(nowMs) + 1 >= clusterNodes) {
+      return Optional.of("Not excluding " + host + " for its failed disks: every node of the cluster would be"
+          + " excluded.");
+    }
+    ownUntilMs.put(host, nowMs + timeout.toMillis());
+    return Optional.empty();
+  }
+
   /** The scheduler's own exclusions (from the driver), replacing the previous set. */
   public void setSchedulerExcluded(Set<String> hosts) {
     this.schedulerExcluded = Set.copyOf(hosts);

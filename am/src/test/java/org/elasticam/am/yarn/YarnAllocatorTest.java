@@ -303,11 +303,11 @@ class YarnAllocatorTest {
   void onlyNodeFaultsExcludeNodes() {
     allocator = create(Map.of("elasticam.yarn.excludeOnFailure.maxFailuresPerNode", "1",
         "elasticam.yarn.maxExecutorFailures", "100"));
+    // Failed disks are a node fault too, but without a failure of the application's: host8 below.
     int[] harmless = {ContainerExitStatus.SUCCESS, ContainerExitStatus.PREEMPTED,
         ContainerExitStatus.KILLED_EXCEEDED_VMEM, ContainerExitStatus.KILLED_EXCEEDED_PMEM,
         ContainerExitStatus.KILLED_BY_RESOURCEMANAGER, ContainerExitStatus.KILLED_BY_APPMASTER,
-        ContainerExitStatus.KILLED_AFTER_APP_COMPLETION, ContainerExitStatus.ABORTED,
-        ContainerExitStatus.DISKS_FAILED};
+        ContainerExitStatus.KILLED_AFTER_APP_COMPLETION, ContainerExitStatus.ABORTED};
     target(11);
     List<Container> c = new ArrayList<>();
     for (int i = 0; i <= 10; i++) {
@@ -319,14 +319,19 @@ class YarnAllocatorTest {
     heartbeat();
     heartbeat();
     assertEquals(Set.of(), rm.blacklist());
+    rm.complete(c.get(8).getId(), ContainerExitStatus.DISKS_FAILED, "");
+    heartbeat();
+    heartbeat();
+    assertEquals(Set.of("host8"), rm.blacklist(), "failed disks: avoided at once");
     rm.complete(c.get(9).getId(), ContainerExitStatus.INVALID, "");
     heartbeat();
     heartbeat();
-    assertEquals(Set.of("host9"), rm.blacklist());
+    assertEquals(Set.of("host8", "host9"), rm.blacklist());
     rm.complete(c.get(10).getId(), 1, "");
     heartbeat();
     heartbeat();
-    assertEquals(Set.of("host9", "host10"), rm.blacklist());
+    assertEquals(Set.of("host8", "host9", "host10"), rm.blacklist());
+    assertEquals(2 + 2, allocator.core().failuresInWindow(clock.nowMs()), "two memory kills and two node faults");
   }
 
   @Test
