@@ -60,15 +60,16 @@ public final class DynamicAllocationKeys {
 
   public static final ConfigKey<Duration> IDLE_TIMEOUT = key(P + "executorIdleTimeout", ValueType.SECONDS)
       .defaultValue(Duration.ofSeconds(60))
-      .check(v -> !v.isNegative(), "must be >= 0")
-      .doc("Remove an executor idle this long that holds no cached data and no tracked shuffle output.")
+      .check(Durations::isPositive, "must be > 0")
+      .doc("Remove an executor idle this long that holds no tracked shuffle output (> 0, as Spark requires).")
       .build();
 
   public static final ConfigKey<Duration> CACHED_IDLE_TIMEOUT =
       key(P + "cachedExecutorIdleTimeout", ValueType.SECONDS)
           .defaultValue(Durations.INFINITE)
           .check(v -> !v.isNegative(), "must be >= 0")
-          .doc("Idle timeout for an executor holding cached data.")
+          .doc("Spark's idle timeout for an executor holding cached data. The job API caches nothing, so no"
+              + " executor holds any and this key has no effect; setting it draws a warning.")
           .build();
 
   public static final ConfigKey<Boolean> SHUFFLE_TRACKING = key(P + "shuffleTracking.enabled", ValueType.BOOLEAN)

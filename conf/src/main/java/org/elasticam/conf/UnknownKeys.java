@@ -11,13 +11,20 @@ import java.util.Optional;
  */
 public final class UnknownKeys {
 
+  /** Keys kept for Spark's users that nothing here acts on, with why. */
+  private static final java.util.Map<String, String> INERT = java.util.Collections.singletonMap(
+      DynamicAllocationKeys.CACHED_IDLE_TIMEOUT.name(),
+      "the job API caches no data, so no executor is ever held for cached blocks");
+
   private UnknownKeys() {}
 
   /** One warning line per unknown {@code elasticam.*} key among {@code presentKeys}, sorted. */
   public static List<String> warnings(Collection<String> presentKeys) {
     List<String> out = new ArrayList<>();
     presentKeys.stream().filter(k -> k.startsWith(ElasticConf.PREFIX)).sorted().forEach(k -> {
-      if (!AllKeys.find(k).isPresent() && !EnvironmentKeys.isEnvironmentKey(k)) {
+      if (INERT.containsKey(k)) {
+        out.add(k + " is set but has no effect: " + INERT.get(k));
+      } else if (!AllKeys.find(k).isPresent() && !EnvironmentKeys.isEnvironmentKey(k)) {
         out.add("unknown configuration key " + k
             + closest(k).map(c -> "; did you mean " + c + "?").orElse(" (no similar key)"));
       }

@@ -76,10 +76,12 @@ class ConfigValidationTest {
   }
 
   @Test
-  void idleTimeoutsMayBeZeroButNotNegative() {
-    assertTrue(problems("elasticam.dynamicAllocation.executorIdleTimeout", "0").isEmpty());
-    assertOneProblem("elasticam.dynamicAllocation.executorIdleTimeout = '-1': must be >= 0",
+  void theIdleTimeoutMustBePositiveAsSparkRequires() {
+    assertOneProblem("elasticam.dynamicAllocation.executorIdleTimeout = '0': must be > 0",
+        "elasticam.dynamicAllocation.executorIdleTimeout", "0");
+    assertOneProblem("elasticam.dynamicAllocation.executorIdleTimeout = '-1': must be > 0",
         "elasticam.dynamicAllocation.executorIdleTimeout", "-1");
+    assertTrue(problems("elasticam.dynamicAllocation.cachedExecutorIdleTimeout", "0").isEmpty());
   }
 
   @Test

@@ -29,6 +29,13 @@ class UnknownKeysTest {
   }
 
   @Test
+  void aKeyThatDoesNothingHereSaysSo() {
+    assertEquals(List.of("elasticam.dynamicAllocation.cachedExecutorIdleTimeout is set but has no effect: the job API"
+        + " caches no data, so no executor is ever held for cached blocks"),
+        UnknownKeys.warnings(List.of("elasticam.dynamicAllocation.cachedExecutorIdleTimeout")));
+  }
+
+  @Test
   void farOffKeysGetNoGuess() {
     assertEquals(List.of("unknown configuration key elasticam.totally.unrelated.setting.name (no similar key)"),
         UnknownKeys.warnings(List.of("elasticam.totally.unrelated.setting.name")));
