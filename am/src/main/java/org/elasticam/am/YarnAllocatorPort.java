@@ -19,8 +19,9 @@ final class YarnAllocatorPort implements AllocatorPort {
   }
 
   @Override
-  public boolean requestTotalExecutors(int target, int localityAwareTasks, Map<String, Integer> hostToLocalTaskCount) {
-    boolean changed = allocator.requestTotalExecutors(target, localityAwareTasks, hostToLocalTaskCount, Set.of());
+  public boolean requestTotalExecutors(int target, int localityAwareTasks, Map<String, Integer> hostToLocalTaskCount,
+      Set<String> excludedNodes) {
+    boolean changed = allocator.requestTotalExecutors(target, localityAwareTasks, hostToLocalTaskCount, excludedNodes);
     if (changed) {
       wakeHeartbeat.run();
     }

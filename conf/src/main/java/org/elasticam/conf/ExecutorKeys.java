@@ -93,6 +93,28 @@ public final class ExecutorKeys {
       .doc("Attempts of one task before its job fails.")
       .build();
 
+  public static final ConfigKey<Boolean> EXCLUDE_ON_TASK_FAILURE =
+      key("elasticam.excludeOnFailure.enabled", ValueType.BOOLEAN)
+          .defaultValue(false)
+          .doc("Stop running tasks on a node where the job's tasks failed repeatedly, and tell YARN to give no"
+              + " container there, until the timeout (Spark's spark.excludeOnFailure.enabled; off, as there).")
+          .build();
+
+  public static final ConfigKey<Integer> EXCLUDE_MAX_FAILED_TASKS_PER_NODE =
+      key("elasticam.excludeOnFailure.maxFailedTasksPerNode", ValueType.INT)
+          .defaultValue(2)
+          .check(v -> v >= 1, "must be >= 1")
+          .doc("Failed tasks on one node (not killed, not lost input) that exclude it; never the last node with"
+              + " executors.")
+          .build();
+
+  public static final ConfigKey<Duration> EXCLUDE_ON_TASK_FAILURE_TIMEOUT =
+      key("elasticam.excludeOnFailure.timeout", ValueType.SECONDS)
+          .defaultValue(Duration.ofHours(1))
+          .check(Durations::isPositive, "must be > 0")
+          .doc("How long a node stays excluded for task failures (Spark's default: 1h).")
+          .build();
+
   public static final ConfigKey<Double> MIN_REGISTERED_RATIO =
       key("elasticam.scheduler.minRegisteredResourcesRatio", ValueType.DOUBLE)
           .defaultValue(0.8)

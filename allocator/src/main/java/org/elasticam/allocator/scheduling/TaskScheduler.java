@@ -40,6 +40,8 @@ public final class TaskScheduler {
   private final Map<String, Integer> executorsOnRack = new HashMap<>();
   /** Hosts whose shuffle output could not be fetched, and until when map tasks stay off them. */
   private final Map<String, Long> unfetchableUntilMs = new HashMap<>();
+  /** Hosts no task runs on, after repeated task failures there. */
+  private TaskFailureExclusions excludedHosts = new TaskFailureExclusions(false, 1, Duration.ZERO);
   private long nextTaskId = 1;
   private int doneTasks;
   private int pendingTasks;
@@ -223,7 +225,20 @@ public final class TaskScheduler {
     return false;
   }
 
+  /** Where repeated task failures keep tasks away from; the caller records the failures in it. */
+  public void excludeOnFailure(TaskFailureExclusions exclusions) {
+    this.excludedHosts = exclusions;
+  }
+
+  /** The hosts that have live executors now. */
+  public Set<String> hostsWithExecutors() {
+    return java.util.Collections.unmodifiableSet(executorsOnHost.keySet());
+  }
+
   private TaskAttempt pick(Offer offer, long nowMs) {
+    if (excludedHosts.isExcluded(offer.host(), nowMs)) {
+      return null;
+    }
     String rack = rackOf.apply(offer.host());
     boolean avoid = avoidedForShuffleOutput(offer.host(), nowMs);
     for (StageState s : active.values()) {

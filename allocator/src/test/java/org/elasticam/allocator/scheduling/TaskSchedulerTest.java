@@ -227,4 +227,15 @@ class TaskSchedulerTest {
     s.resume(1, 20);
     assertEquals(2, offer(20, new TaskScheduler.Offer("e1", "h1", 4)).size());
   }
+
+  @Test
+  void anExcludedHostGetsNoTaskWhileItLasts() {
+    TaskFailureExclusions x = new TaskFailureExclusions(true, 1, Duration.ofSeconds(10));
+    s.excludeOnFailure(x);
+    s.submit(stage(0, "h1", "h1", ""), 0);
+    s.executorUp("e2", "h2");
+    assertTrue(x.taskFailed("h1", 0, s.hostsWithExecutors()).isPresent(), "h2 has an executor: h1 may go");
+    assertEquals(List.of(), offer(100, new TaskScheduler.Offer("e1", "h1", 4)), "excluded: nothing, preferred or not");
+    assertEquals(3, offer(20_000, new TaskScheduler.Offer("e1", "h1", 4)).size(), "the exclusion expired");
+  }
 }

@@ -2,6 +2,7 @@ package org.elasticam.am.driver;
 
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What the driver needs from the allocator, on the event loop: set the target with locality
@@ -9,8 +10,12 @@ import java.util.Optional;
  */
 public interface AllocatorPort {
 
-  /** @return whether the target changed */
-  boolean requestTotalExecutors(int target, int localityAwareTasks, Map<String, Integer> hostToLocalTaskCount);
+  /**
+   * @param excludedNodes hosts the job stopped using (after task failures there), for YARN too
+   * @return whether the target changed
+   */
+  boolean requestTotalExecutors(int target, int localityAwareTasks, Map<String, Integer> hostToLocalTaskCount,
+      Set<String> excludedNodes);
 
   void killExecutor(String executorId, String reason);
 

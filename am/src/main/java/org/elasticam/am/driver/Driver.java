@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 import org.elasticam.allocator.scheduling.TaskAttempt;
 import org.elasticam.allocator.scheduling.TaskErrors;
+import org.elasticam.allocator.scheduling.TaskFailureExclusions;
 import org.elasticam.allocator.scheduling.TaskScheduler;
 import org.elasticam.am.events.EventLog;
 import org.elasticam.am.job.JobPlan;
@@ -56,6 +57,9 @@ public final class Driver implements DriverService.SessionHandler {
   private final AmLoop loop;
   private final JobPlan plan;
   private final TaskScheduler scheduler;
+  private final TaskFailureExclusions taskExclusions;
+  /** The exclusions the allocator was last told, to tell it again when one expires. */
+  private Set<String> exclusionsSent = Set.of();
   private final AllocatorPort allocator;
   private final EventLog events;
   private final Clock clock;
@@ -136,6 +140,9 @@ public final class Driver implements DriverService.SessionHandler {
     this.events = events;
     this.clock = clock;
     this.onFinish = onFinish;
+    DriverSettings.ExcludeOnFailure x = settings.excludeOnFailure();
+    this.taskExclusions = new TaskFailureExclusions(x.enabled(), x.maxFailedTasksPerNode(), x.timeout());
+    scheduler.excludeOnFailure(taskExclusions);
   }
 
   /** Records completed stages here, for a later attempt of the AM. Before {@link #start}. */
@@ -294,6 +301,9 @@ public final class Driver implements DriverService.SessionHandler {
   private void tick() {
     if (outcome != null) {
       return;
+    }
+    if (!taskExclusions.excluded(clock.nowMs()).equals(exclusionsSent)) {
+      syncTarget();
     }
     checkHeartbeats();
     if (dynamic != null) {
@@ -529,7 +539,21 @@ public final class Driver implements DriverService.SessionHandler {
   }
 
   private void syncTarget() {
-    allocator.requestTotalExecutors(target, scheduler.localityAwareTasks(), scheduler.hostToLocalTaskCount());
+    exclusionsSent = taskExclusions.excluded(clock.nowMs());
+    allocator.requestTotalExecutors(target, scheduler.localityAwareTasks(), scheduler.hostToLocalTaskCount(),
+        exclusionsSent);
+  }
+
+  /** A task failed on its host: past elasticam.excludeOnFailure.maxFailedTasksPerNode, the job leaves the host. */
+  private void taskFailedOn(TaskAttempt a) {
+    taskExclusions.taskFailed(a.host(), clock.nowMs(), scheduler.hostsWithExecutors()).ifPresent(x -> {
+      LOG.info("Excluding {} until {}: {} tasks failed there (elasticam.excludeOnFailure.maxFailedTasksPerNode);"
+          + " no task runs there and YARN is asked for no container there", x.host(),
+          java.time.Instant.ofEpochMilli(x.untilMs()), x.failures());
+      events.write("node_excluded", "host", x.host(), "until_ts", x.untilMs(), "reason", "task_failures",
+          "failures", x.failures());
+      syncTarget();
+    });
   }
 
   /** The allocator launched an executor: it must register within the registration timeout. */
@@ -896,6 +920,9 @@ public final class Driver implements DriverService.SessionHandler {
     List<Object> fields = new ArrayList<>(List.of("stage_id", a.stageId(), "task", a.index(), "attempt", a.attempt(),
         "executor_id", a.executorId(), "host", a.host(), "locality", a.locality().name(),
         "duration_ms", clock.nowMs() - a.startMs(), "status", status, "fetch_failed", fetchFailed));
+    if (status.equals("FAILED") && !fetchFailed) {
+      taskFailedOn(a);
+    }
     if (status.equals("FAILED")) {
       String error = TaskErrors.summary(u.getError());
       LOG.info("Task {} of stage {} attempt {} failed on executor {}: {}", a.index(), a.stageId(), a.attempt(),

@@ -13,10 +13,17 @@ import org.elasticam.conf.YarnKeys;
  * @param maxRegisteredWait how long the first task waits for that share at most
  * @param lostReleaseGrace how long a lost executor's container may take to report its own exit
  *     before the AM releases it
+ * @param excludeOnFailure nodes the job stops using after repeated task failures there
  */
 public record DriverSettings(String appId, int staticTarget, int taskCpus, int maxTaskFailures,
     Duration localityWait, Duration heartbeatInterval, Duration heartbeatTimeout, Duration registrationTimeout,
-    double minRegisteredRatio, Duration maxRegisteredWait, Duration lostReleaseGrace) {
+    double minRegisteredRatio, Duration maxRegisteredWait, Duration lostReleaseGrace,
+    ExcludeOnFailure excludeOnFailure) {
+
+  /** elasticam.excludeOnFailure.*: off, or the failed tasks per node that exclude it, for how long. */
+  public record ExcludeOnFailure(boolean enabled, int maxFailedTasksPerNode, Duration timeout) {
+    public static final ExcludeOnFailure OFF = new ExcludeOnFailure(false, 1, Duration.ofHours(1));
+  }
 
   /** Spark's default when executor.instances is unset and allocation is static. */
   public static final int DEFAULT_INSTANCES = 2;
@@ -32,7 +39,10 @@ public record DriverSettings(String appId, int staticTarget, int taskCpus, int m
         conf.get(ExecutorKeys.REGISTRATION_TIMEOUT),
         conf.get(ExecutorKeys.MIN_REGISTERED_RATIO),
         conf.get(ExecutorKeys.MAX_REGISTERED_WAIT),
-        lostReleaseGrace(conf.get(YarnKeys.HEARTBEAT_INTERVAL)));
+        lostReleaseGrace(conf.get(YarnKeys.HEARTBEAT_INTERVAL)),
+        new ExcludeOnFailure(conf.get(ExecutorKeys.EXCLUDE_ON_TASK_FAILURE),
+            conf.get(ExecutorKeys.EXCLUDE_MAX_FAILED_TASKS_PER_NODE),
+            conf.get(ExecutorKeys.EXCLUDE_ON_TASK_FAILURE_TIMEOUT)));
   }
 
   /**

@@ -106,7 +106,8 @@ class AmRestartControlPlaneTest {
     AmLoop loop = new AmLoop(outcome::completeExceptionally);
     EventLog events = EventLog.discarding(Clock.system());
     Driver driver = new Driver(new DriverSettings("app_1", 2, 1, 2, Duration.ZERO, Duration.ofMillis(200),
-        Duration.ofSeconds(10), Duration.ofSeconds(30), 0.0, Duration.ZERO, Duration.ofSeconds(1)), loop, plan, new TaskScheduler(2, Duration.ZERO, h -> null),
+        Duration.ofSeconds(10), Duration.ofSeconds(30), 0.0, Duration.ZERO, Duration.ofSeconds(1),
+        DriverSettings.ExcludeOnFailure.OFF), loop, plan, new TaskScheduler(2, Duration.ZERO, h -> null),
         allocator, events, Clock.system(), outcome::complete);
     driver.recordTo(j);
     if (recovery != null) {

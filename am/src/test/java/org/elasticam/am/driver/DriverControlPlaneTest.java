@@ -77,7 +77,8 @@ class DriverControlPlaneTest {
       Duration registrationTimeout, double minRegisteredRatio, Duration maxRegisteredWait) throws Exception {
     loop = new AmLoop(outcome::completeExceptionally);
     driver = new Driver(new DriverSettings("app_1", 2, 1, 2, Duration.ZERO, Duration.ofMillis(200),
-        Duration.ofSeconds(10), registrationTimeout, minRegisteredRatio, maxRegisteredWait, Duration.ofSeconds(1)), loop, plan,
+        Duration.ofSeconds(10), registrationTimeout, minRegisteredRatio, maxRegisteredWait, Duration.ofSeconds(1),
+        DriverSettings.ExcludeOnFailure.OFF), loop, plan,
         new TaskScheduler(2, Duration.ZERO, h -> null), allocator, events, Clock.system(), outcome::complete,
         null, streamingPolicy, true);
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0));

@@ -14,7 +14,7 @@ final class TwoLaunchedExecutors implements AllocatorPort {
   final List<String> killed = new CopyOnWriteArrayList<>();
 
   @Override
-  public boolean requestTotalExecutors(int target, int tasks, Map<String, Integer> hosts) {
+  public boolean requestTotalExecutors(int target, int tasks, Map<String, Integer> hosts, java.util.Set<String> excluded) {
     return true;
   }
 

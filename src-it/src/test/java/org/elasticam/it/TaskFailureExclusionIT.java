@@ -1,0 +1,97 @@
+package org.elasticam.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A node where the job's tasks keep failing is left, by the job and by YARN: with
+ * {@code elasticam.excludeOnFailure.enabled}, after {@code maxFailedTasksPerNode} failed tasks there
+ * no task runs there, and the ResourceManager, told through the allocator, grants no new container
+ * there while the other node has room.
+ */
+@Timeout(300)
+class TaskFailureExclusionIT {
+
+  private static ItCluster it;
+
+  @BeforeAll
+  static void start() throws Exception {
+    it = ItCluster.start("task-exclusion", s -> s.withNodeManagers(2));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (it != null) {
+      it.close();
+    }
+  }
+
+  @Test
+  void aNodeWhereTasksFailGetsNoTaskAndNoNewContainer() throws Exception {
+    String bad = it.cluster.nodeHosts().get(0);
+    Path jar = UserJobJar.build(Path.of("target", "task-exclusion"), "flaky.jar", Map.of("Flaky", String.join("\n",
+        "package it.user;",
+        "import java.util.*;",
+        "import org.elasticam.api.*;",
+        "public class Flaky implements Job {",
+        "  public List<Stage> stages(String[] args) {",
+        "    Stage.Builder first = Stage.builder(0, \"first\", Nap.class);",
+        "    for (int i = 0; i < 4; i++) first.task(TaskSpec.of(Map.of(\"bad\", args[0], \"ms\", \"300\")));",
+        "    Stage.Builder second = Stage.builder(1, \"second\", Nap.class).parents(0);",
+        "    for (int i = 0; i < 12; i++) second.task(TaskSpec.of(Map.of(\"bad\", args[0], \"ms\", \"2500\")));",
+        "    return List.of(first.build(), second.build());",
+        "  }",
+        "  public static class Nap implements Task {",
+        "    public void run(TaskContext ctx) throws Exception {",
+        "      if (ctx.host().equals(ctx.params().get(\"bad\"))) throw new IllegalStateException(\"this node is bad\");",
+        "      Thread.sleep(Long.parseLong(ctx.params().get(\"ms\")));",
+        "    }",
+        "  }",
+        "}")));
+    ItCluster.ClientRun run = it.client("submit",
+        "--conf", "elasticam.excludeOnFailure.enabled=true",
+        "--conf", "elasticam.excludeOnFailure.maxFailedTasksPerNode=2",
+        "--conf", "elasticam.task.maxFailures=8",
+        "--conf", "elasticam.executor.memory=256m",
+        "--conf", "elasticam.dynamicAllocation.enabled=true",
+        "--conf", "elasticam.dynamicAllocation.minExecutors=2",
+        "--conf", "elasticam.dynamicAllocation.initialExecutors=2",
+        "--conf", "elasticam.dynamicAllocation.maxExecutors=5",
+        "--conf", "elasticam.dynamicAllocation.executorIdleTimeout=2s",
+        "--conf", "elasticam.dynamicAllocation.shuffleTracking.enabled=true",
+        "--conf", "elasticam.yarn.placement=spread",
+        "--jar", jar.toString(), "--class", "it.user.Flaky", bad);
+    assertEquals(0, run.exitCode(), run.out() + run.err());
+
+    List<JsonNode> events = it.events(run.appId());
+    List<JsonNode> excluded = ItCluster.ofType(events, "node_excluded");
+    assertEquals(1, excluded.size(), "one exclusion: " + excluded);
+    assertEquals(bad, excluded.get(0).path("host").asText());
+    assertEquals("task_failures", excluded.get(0).path("reason").asText());
+    long at = excluded.get(0).path("ts").asLong();
+
+    List<JsonNode> failedThere = ItCluster.ofType(events, "task_end").stream()
+        .filter(e -> e.path("host").asText().equals(bad) && e.path("status").asText().equals("FAILED")).toList();
+    assertTrue(failedThere.size() >= 2, "the failures that excluded it: " + failedThere);
+    assertFalse(ItCluster.ofType(events, "task_start").stream()
+        .anyMatch(e -> e.path("ts").asLong() > at && e.path("host").asText().equals(bad)),
+        "no task started on the excluded node");
+
+    List<JsonNode> grantedAfter = ItCluster.ofType(events, "container_allocated").stream()
+        .filter(e -> e.path("ts").asLong() > at).toList();
+    assertFalse(grantedAfter.isEmpty(), "the second stage asked for more executors after the exclusion");
+    for (JsonNode g : grantedAfter) {
+      assertFalse(g.path("host").asText().equals(bad), "no container on the excluded node: " + g);
+    }
+  }
+}
