@@ -82,7 +82,7 @@ class DeploymentIT {
       assertTrue(nmLog.contains("version = " + hadoop), "the NodeManager is Hadoop " + hadoop);
       assertTrue(Pattern.compile("ShuffleServer: Shuffle service listening on \\S+ \\(epoll transport\\)").matcher(nmLog)
           .find(), "the service runs on the native epoll transport its jar carries: " + shuffleLines(nmLog));
-      assertFalse(nmLog.contains("runs on Netty's NIO transport"), shuffleLines(nmLog));
+      assertFalse(nmLog.contains("runs on Netty's NIO transport"), shuffleLines(nmLog).toString());
       String yarnSite = Files.readString(work.resolve("conf/yarn-site.xml"));
       if (install.equals("isolated")) {
         assertTrue(yarnSite.contains(readmeSnippet("**In an isolated class loader.**")
