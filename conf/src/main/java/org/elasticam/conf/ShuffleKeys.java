@@ -79,6 +79,20 @@ public final class ShuffleKeys {
       .doc("NodeManager side: threads that open index and data files, off the event loop.")
       .build();
 
+  public static final ConfigKey<Integer> MAX_OPEN_FILES = key(P + "maxOpenFiles", ValueType.INT)
+      .defaultValue(1024)
+      .check(v -> v >= 0, "must be >= 0")
+      .doc("NodeManager side: map output data files kept open between fetches, least recently used closed first;"
+          + " a file is closed when its application stops or it is replaced (0 = open them for each fetch).")
+      .build();
+
+  public static final ConfigKey<Boolean> NATIVE_TRANSPORT = key(P + "nativeTransport", ValueType.BOOLEAN)
+      .defaultValue(true)
+      .doc("NodeManager side: serve with Netty's native epoll transport (Linux x86_64 and aarch64), whose library"
+          + " the service's jar carries; where it cannot load, or with false, NIO. The NodeManager's log says which,"
+          + " and why.")
+      .build();
+
   public static final ConfigKey<ByteSize> INDEX_CACHE_SIZE = key(P + "indexCacheSize", ValueType.MEBIBYTES)
       .defaultValue(ByteSize.ofMebibytes(16))
       .check(v -> v.bytes() >= 0, "must be >= 0")

@@ -78,8 +78,11 @@ class DeploymentIT {
     DeployScripts.Result up = script(env, work, Duration.ofMinutes(4), "up", work.toString());
     try {
       assertEquals(0, up.exitCode(), "the cluster came up: " + up.output() + DeployScripts.logs(work));
-      assertTrue(Files.readString(work.resolve("logs/nm.out")).contains("version = " + hadoop),
-          "the NodeManager is Hadoop " + hadoop);
+      String nmLog = Files.readString(work.resolve("logs/nm.out"));
+      assertTrue(nmLog.contains("version = " + hadoop), "the NodeManager is Hadoop " + hadoop);
+      assertTrue(Pattern.compile("ShuffleServer: Shuffle service listening on \\S+ \\(epoll transport\\)").matcher(nmLog)
+          .find(), "the service runs on the native epoll transport its jar carries: " + shuffleLines(nmLog));
+      assertFalse(nmLog.contains("runs on Netty's NIO transport"), shuffleLines(nmLog).toString());
       String yarnSite = Files.readString(work.resolve("conf/yarn-site.xml"));
       if (install.equals("isolated")) {
         assertTrue(yarnSite.contains(readmeSnippet("**In an isolated class loader.**")
@@ -124,10 +127,15 @@ class DeploymentIT {
       assertTrue(shuffle.path("Requests").asLong() > 0, "the service answered requests: " + shuffle);
       assertTrue(shuffle.path("BlocksSent").asLong() > 0, "reducers fetched blocks from it: " + shuffle);
       assertTrue(shuffle.path("BytesSent").asLong() > 0, shuffle.toString());
+      assertEquals("epoll", shuffle.path("tag.Transport").asText(), shuffle.toString());
     } finally {
       DeployScripts.Result down = script(env, work, Duration.ofMinutes(2), "down", work.toString());
       assertEquals(0, down.exitCode(), down.output());
     }
+  }
+
+  private static List<String> shuffleLines(String log) {
+    return log.lines().filter(l -> l.contains("ShuffleServer") || l.contains("Transport")).toList();
   }
 
   private static DeployScripts.Result script(Map<String, String> env, Path work, Duration limit, String... args)

@@ -199,6 +199,8 @@ abstract class ShuffleServiceCase {
     assertTrue(attribute(jmx, n, "Responses200") >= 2, "registration and fetch");
     assertEquals(1L, attribute(jmx, n, "RegisteredApplications"));
     assertEquals(1L, attribute(jmx, n, "RegisteredExecutors"));
+    assertEquals("epoll", jmx.getAttribute(n, "tag.Transport"),
+        "the native epoll transport, its library loaded from the shaded jar under its relocated name");
   }
 
   private static long attribute(MBeanServer jmx, ObjectName n, String name) throws Exception {

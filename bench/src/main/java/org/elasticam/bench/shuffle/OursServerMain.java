@@ -17,7 +17,7 @@ import org.elasticam.shuffle.service.ElasticamShuffleService;
  * {@code initializeApplication} with the secret envelope the AM puts in the container's service
  * data. The executor's registration comes from the client, over the wire.
  *
- * <p>Arguments: {@code <work dir> <shape>...}.
+ * <p>Arguments: {@code <work dir> <shape>... [--conf=elasticam.shuffle.KEY=VALUE...]}.
  */
 public final class OursServerMain {
 
@@ -29,12 +29,21 @@ public final class OursServerMain {
     conf.set("elasticam.shuffle.port", "0");
     conf.set("elasticam.shuffle.host", "127.0.0.1");
     conf.set(YarnConfiguration.NM_LOCAL_DIRS, BenchApp.nmLocal(work).toString());
+    for (String a : args) {
+      if (a.startsWith("--conf=")) {
+        String kv = a.substring("--conf=".length());
+        conf.set(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+      }
+    }
     ElasticamShuffleService service = new ElasticamShuffleService();
     service.setAuxiliaryLocalPathHandler(new NodeManagerPaths(List.of(BenchApp.nmLocal(work))));
     service.init(conf);
     service.start();
     byte[] secret = Files.readAllBytes(BenchApp.oursSecret(work));
     for (int i = 1; i < args.length; i++) {
+      if (args[i].startsWith("--conf=")) {
+        continue;
+      }
       Shape s = Shape.parse(args[i]);
       ApplicationId app = ApplicationId.newInstance(BenchApp.CLUSTER_TIMESTAMP, s.index());
       service.initializeApplication(new ApplicationInitializationContext(BenchApp.user(), app,

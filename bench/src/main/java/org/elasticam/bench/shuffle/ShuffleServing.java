@@ -14,6 +14,7 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import javax.crypto.KeyGenerator;
 import org.elasticam.shuffle.protocol.RequestSigner;
@@ -29,8 +30,12 @@ import org.elasticam.shuffle.protocol.RequestSigner;
  * cd bench &amp;&amp; mvn -q compile exec:exec@shuffle-serving [-Dshuffle.args="quick"]
  * options (leading dashes optional): quick | sizes 4k,64k,1m,16m | clients 1,16,64,256
  *          | servers ours,hadoop,sendfile | jit-warmup-ms 20000 | warmup-ms 3000 | measure-ms 6000
- *          | work target/shuffle-serving
+ *          | work target/shuffle-serving | baseline &lt;an earlier run's shuffle-serving.csv&gt;
+ *          | ours-conf elasticam.shuffle.KEY=VALUE[,...] (our service's yarn-site settings)
  * </pre>
+ *
+ * <p>With {@code baseline}, the CPU target compares ours' CPU seconds per GiB, cell by cell, with
+ * that run's (ours in it: an earlier commit's service jar, {@code -Delasticam.shuffleJar}).
  */
 public final class ShuffleServing {
 
@@ -41,7 +46,7 @@ public final class ShuffleServing {
 
   /** What to run. */
   record Plan(List<Shape> shapes, List<Integer> clients, List<ServerKind> servers, long jitWarmupMs, long warmupMs,
-      long measureMs, Path work) {
+      long measureMs, Path work, Path baseline, List<String> oursConf) {
 
     static Plan parse(String[] args) {
       List<Shape> shapes = List.of(Shape.KIB_4, Shape.KIB_64, Shape.MIB_1, Shape.MIB_16);
@@ -51,6 +56,8 @@ public final class ShuffleServing {
       long warmup = 3000;
       long measure = 6000;
       Path work = Path.of("target", "shuffle-serving");
+      Path baseline = null;
+      List<String> oursConf = List.of();
       for (int i = 0; i < args.length; i++) {
         switch (args[i].replaceFirst("^-+", "")) {
           case "quick" -> {
@@ -67,11 +74,13 @@ public final class ShuffleServing {
           case "warmup-ms" -> warmup = Long.parseLong(args[++i]);
           case "measure-ms" -> measure = Long.parseLong(args[++i]);
           case "work" -> work = Path.of(args[++i]);
+          case "baseline" -> baseline = Path.of(args[++i]);
+          case "ours-conf" -> oursConf = List.of(args[++i].split(","));
           case "" -> { }
           default -> throw new IllegalArgumentException("unknown option " + args[i]);
         }
       }
-      return new Plan(shapes, clients, servers, jitWarmup, warmup, measure, work.toAbsolutePath());
+      return new Plan(shapes, clients, servers, jitWarmup, warmup, measure, work.toAbsolutePath(), baseline, oursConf);
     }
   }
 
@@ -96,9 +105,12 @@ public final class ShuffleServing {
     }
     String report = "Server pinned to core " + SERVER_CORE + ", load generator to core " + CLIENT_CORE
         + "; each server JVM first warmed " + plan.jitWarmupMs() + " ms (16, 1, then 64 clients), then per cell warm-up "
-        + plan.warmupMs() + " ms, measured " + plan.measureMs() + " ms.\n\n"
+        + plan.warmupMs() + " ms, measured " + plan.measureMs() + " ms. Ours from " + shadedJar().getFileName()
+        + (plan.oursConf().isEmpty() ? "" : " with " + String.join(", ", plan.oursConf())) + ".\n\n"
         + ResultTable.markdown(cells) + "\n" + ResultTable.ratios(cells) + "\n"
-        + String.join("\n", ResultTable.targets(cells).stream().map(x -> "- " + x).toList()) + "\n";
+        + String.join("\n", ResultTable.targets(cells, plan.baseline() == null ? Map.of()
+            : ResultTable.oursCpuFromCsv(Files.readAllLines(plan.baseline()))).stream().map(x -> "- " + x).toList())
+        + "\n";
     System.out.println(report);
     Files.writeString(Path.of("target", "shuffle-serving.md"), report);
     Files.writeString(Path.of("target", "shuffle-serving.csv"), ResultTable.csv(cells));
@@ -109,8 +121,12 @@ public final class ShuffleServing {
   private static List<CellResult> runServer(Plan plan, ServerKind kind, Shape s) throws Exception {
     Path logs = plan.work().resolve("logs");
     String name = kind.key() + "-" + s.key();
+    List<String> serverArgs = new ArrayList<>(List.of(plan.work().toString(), s.key()));
+    if (kind == ServerKind.OURS) {
+      plan.oursConf().forEach(c -> serverArgs.add("--conf=" + c));
+    }
     Process server = start(SERVER_CORE, serverClasspath(kind), kind.main(), logs.resolve(name + "-server.log"),
-        plan.work().toString(), s.key());
+        serverArgs.toArray(new String[0]));
     List<CellResult> out = new ArrayList<>();
     try {
       BufferedReader serverOut = reader(server);

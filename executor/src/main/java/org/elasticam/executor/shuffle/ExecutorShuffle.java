@@ -102,8 +102,9 @@ public final class ExecutorShuffle implements AutoCloseable {
     String user = System.getProperty("user.name", "executor");
     registry.initializeApplication(appId, user, new SecretEnvelope(shuffleSecret, false));
     registry.registerExecutor(appId, executorId, dirs.stream().map(Path::toString).toList());
+    // NIO: the distributable jar carries no native transport.
     ServerSettings settings = new ServerSettings(null, 0, 256, Duration.ofSeconds(1), 64L << 20,
-        Duration.ofSeconds(120), 1, 2, Duration.ofMinutes(5), 4L << 20);
+        Duration.ofSeconds(120), 1, 2, Duration.ofMinutes(5), 4L << 20, 256, false);
     return ShuffleServer.start(settings, registry, ShuffleStats.none(), null, clock, System::nanoTime);
   }
 

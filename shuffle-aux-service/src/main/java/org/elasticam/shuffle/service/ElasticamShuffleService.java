@@ -91,7 +91,9 @@ public final class ElasticamShuffleService extends AuxiliaryService {
     metrics.gauge("RegisteredApplications", registry::applicationCount)
         .gauge("RegisteredExecutors", registry::executorCount)
         .gauge("InFlightBytes", server::inFlightBytes)
-        .gauge("WaitingRequests", server::waitingRequests);
+        .gauge("WaitingRequests", server::waitingRequests)
+        .gauge("KeptOpenFiles", server::keptOpenFiles)
+        .tag("Transport", server.transportName());
     DefaultMetricsSystem.instance().register(settings.metricsName(), "ElasticAM shuffle service", metrics);
     housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "elasticam-shuffle-housekeeping");

@@ -65,7 +65,8 @@ public final class ServiceSettings {
         conf.get(ShuffleKeys.PORT), conf.get(ShuffleKeys.MAX_CONNECTIONS), conf.get(ShuffleKeys.RETRY_AFTER),
         conf.get(ShuffleKeys.MAX_IN_FLIGHT_BYTES).bytes(), conf.get(ShuffleKeys.IDLE_TIMEOUT),
         conf.get(ShuffleKeys.IO_THREADS), conf.get(ShuffleKeys.DISK_THREADS), conf.get(ShuffleKeys.SIGNATURE_MAX_AGE),
-        conf.get(ShuffleKeys.INDEX_CACHE_SIZE).bytes());
+        conf.get(ShuffleKeys.INDEX_CACHE_SIZE).bytes(), conf.get(ShuffleKeys.MAX_OPEN_FILES),
+        conf.get(ShuffleKeys.NATIVE_TRANSPORT));
     return new ServiceSettings(server, conf.get(ShuffleKeys.SSL_ENABLED), conf.get(ShuffleKeys.DELETE_ON_STOP),
         conf.get(ShuffleKeys.RECOVERY_SWEEP_INTERVAL), conf.get(ShuffleKeys.METRICS_NAME),
         conf.get(ShuffleKeys.OWNER_CHECK));

@@ -122,6 +122,34 @@ class ServiceTest {
     }
   }
 
+  /** How many of this process's descriptors are open on a shuffle data file of the application. */
+  private long openDataFiles() throws Exception {
+    Path dir = appDir.toRealPath();
+    try (java.util.stream.Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+      return fds.filter(fd -> {
+        try {
+          Path target = Files.readSymbolicLink(fd);
+          return target.startsWith(dir) && target.toString().endsWith(".data");
+        } catch (java.io.IOException e) {
+          return false; // closed meanwhile
+        }
+      }).count();
+    }
+  }
+
+  @Test
+  void dataFilesStayOpenBetweenFetchesAndCloseWhenTheApplicationStops() throws Exception {
+    service = start(conf(), false);
+    initApp(false);
+    registerExecutor();
+    assertEquals(200, fetchStatus());
+    assertEquals(200, fetchStatus());
+    assertEquals(2, openDataFiles(), "both maps' data files are kept open, once each");
+    service.stopApplication(new ApplicationTerminationContext(APP));
+    assertEquals(0, openDataFiles(), "closed when the application stops");
+    assertEquals(401, fetchStatus());
+  }
+
   @Test
   void recoveryKeepsWhatWasRegisteredAndWhatWasStopped() throws Exception {
     service = start(conf(), true);

@@ -21,6 +21,9 @@ public final class ShuffleLayout {
 
   public static final String ROOT = "elasticam-shuffle";
 
+  /** The sub-dir's two lower-case hex digits, as {@code %02x} writes them (without a Formatter per lookup). */
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
+
   private ShuffleLayout() {}
 
   public static Path dataFile(List<Path> dirs, int shuffleId, int mapId) {
@@ -45,7 +48,8 @@ public final class ShuffleLayout {
     }
     int h = mix(shuffleId * 0x9E3779B1L + mapId);
     Path dir = dirs.get(Math.floorMod(h, dirs.size()));
-    String sub = String.format("%02x", (h >>> 24) & 0xff);
+    int b = (h >>> 24) & 0xff;
+    String sub = new String(new char[] {HEX[b >>> 4], HEX[b & 0xf]});
     return shuffleDir(dir, shuffleId).resolve(sub);
   }
 

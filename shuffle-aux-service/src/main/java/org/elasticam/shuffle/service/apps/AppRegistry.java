@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.elasticam.shuffle.protocol.SecretEnvelope;
 import org.elasticam.shuffle.service.state.StateStore;
@@ -28,6 +30,7 @@ public final class AppRegistry {
   private final Map<String, AppEntry> apps = new ConcurrentHashMap<>();
   private final StateStore store;
   private final AppDirs appDirs;
+  private final List<Consumer<String>> stopListeners = new CopyOnWriteArrayList<>();
 
   public AppRegistry(StateStore store, AppDirs appDirs) {
     this.store = store;
@@ -79,7 +82,13 @@ public final class AppRegistry {
     }
     apps.remove(appId);
     LOG.info("Application {} stopped: its secret and {} executors dropped", appId, e.executorCount());
+    stopListeners.forEach(l -> l.accept(appId));
     return Optional.of(e);
+  }
+
+  /** {@code listener} is told the id of every application that stops (or is swept), after it went. */
+  public void onStop(Consumer<String> listener) {
+    stopListeners.add(listener);
   }
 
   public Optional<AppEntry> app(String appId) {

@@ -61,14 +61,19 @@ public final class DirConfinement {
    * the difference is most of the service's CPU time on small blocks.
    *
    * <p>{@code checkedDirs} remembers the dirs already found plain for this caller (one fetch,
-   * whose maps share most of their dirs), so each is looked at once per fetch; pass a new set to
-   * check everything.
+   * whose maps share most of their dirs), so each is looked at once per fetch, and a file whose
+   * own dir is among them costs one {@code lstat} of the file; pass a new set to check everything.
    *
    * @throws java.nio.file.NoSuchFileException when the file or a dir on its way is missing
    * @throws ConfinementException when it is not a plain regular file under a plain dir chain
    */
   public static BasicFileAttributes confineFile(Path file, List<Path> realDirs, Set<Path> checkedDirs)
       throws IOException, ConfinementException {
+    Path parent = file.getParent();
+    if (parent != null && checkedDirs.contains(parent)) {
+      // The chain from a registered dir down to the parent was found plain in this fetch.
+      return plainFile(file, file.getFileName().toString());
+    }
     Path base = null;
     for (Path d : realDirs) {
       if (file.startsWith(d)) {
@@ -87,21 +92,33 @@ public final class DirConfinement {
         throw new ConfinementException("a shuffle file path climbs out of the executor's registered dirs");
       }
       at = at.resolve(name);
-      boolean last = i == rel.getNameCount() - 1;
-      if (!last && checkedDirs.contains(at)) {
+      if (i == rel.getNameCount() - 1) {
+        return plainFile(at, name);
+      }
+      if (checkedDirs.contains(at)) {
         continue;
       }
       BasicFileAttributes a = Files.readAttributes(at, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      if (last ? !a.isRegularFile() : !a.isDirectory()) {
+      if (!a.isDirectory()) {
         throw new ConfinementException("a shuffle file resolves outside the executor's registered dirs ("
-            + (a.isSymbolicLink() ? "a symbolic link" : "not a plain " + (last ? "file" : "directory")) + ")");
-      }
-      if (last) {
-        return a;
+            + (a.isSymbolicLink() ? "a symbolic link" : "not a plain directory") + ")");
       }
       checkedDirs.add(at);
     }
     throw new AssertionError("unreachable");
+  }
+
+  /** The attributes of {@code file}, whose dir is known plain, when it is a regular file itself (not a link). */
+  private static BasicFileAttributes plainFile(Path file, String name) throws IOException, ConfinementException {
+    if (name.equals("..") || name.equals(".")) {
+      throw new ConfinementException("a shuffle file path climbs out of the executor's registered dirs");
+    }
+    BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    if (!a.isRegularFile()) {
+      throw new ConfinementException("a shuffle file resolves outside the executor's registered dirs ("
+          + (a.isSymbolicLink() ? "a symbolic link" : "not a plain file") + ")");
+    }
+    return a;
   }
 
   private static boolean inside(Path real, List<Path> realRoots) {

@@ -36,6 +36,7 @@ public final class ShuffleMetrics implements MetricsSource, ShuffleStats {
   private final Map<Integer, MutableCounterLong> byStatus = new LinkedHashMap<>();
   private final AtomicInteger open = new AtomicInteger();
   private final Map<String, LongSupplier> gauges = new LinkedHashMap<>();
+  private final Map<String, String> tags = new LinkedHashMap<>();
 
   public ShuffleMetrics(String name) {
     registry = new MetricsRegistry(Interns.info(name, "ElasticAM shuffle service")).setContext("elasticam");
@@ -58,6 +59,12 @@ public final class ShuffleMetrics implements MetricsSource, ShuffleStats {
     return this;
   }
 
+  /** Adds a tag, a fixed value shown with every snapshot (JMX: {@code tag.<name>}). */
+  public ShuffleMetrics tag(String name, String value) {
+    tags.put(name, value);
+    return this;
+  }
+
   public void corruptStoreFound() {
     corruptStores.incr();
   }
@@ -65,6 +72,7 @@ public final class ShuffleMetrics implements MetricsSource, ShuffleStats {
   @Override
   public void getMetrics(MetricsCollector collector, boolean all) {
     MetricsRecordBuilder rb = collector.addRecord(registry.info()).setContext("elasticam");
+    tags.forEach((name, value) -> rb.tag(Interns.info(name, name), value));
     rb.addGauge(Interns.info("OpenConnections", "Connections open now"), open.get());
     gauges.forEach((name, value) -> rb.addGauge(Interns.info(name, name), value.getAsLong()));
     registry.snapshot(rb, all);

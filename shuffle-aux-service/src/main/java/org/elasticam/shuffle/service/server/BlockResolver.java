@@ -15,6 +15,7 @@ import org.elasticam.shuffle.protocol.BlockHeader;
 import org.elasticam.shuffle.protocol.FetchRequest;
 import org.elasticam.shuffle.service.apps.ConfinementException;
 import org.elasticam.shuffle.service.apps.DirConfinement;
+import org.elasticam.shuffle.service.server.KeptFiles.KeptFile;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,11 +24,11 @@ import org.slf4j.LoggerFactory;
  * index and data file lie inside the executor's registered dirs with no link on the way (403 if
  * not), exist (404), the index checks out (500) and covers the reduce range (404), and the data
  * file is long enough for every entry (500). Indexes come from the {@link IndexCache} when the
- * file is unchanged; data files are opened only by the response, each while its block is sent.
- *
- * <p>When owners are checked (a secure NodeManager), each data file is also opened once here
- * through the {@link OwnedFileOpener}, so a file of another user gets its 403 before anything is
- * sent; the response opens it again the same way, so what is sent is what was checked.
+ * file is unchanged; each data file is taken from {@link KeptFiles} (opened there when it is not
+ * kept open already), so the descriptor the response reads is the one checked here. When owners
+ * are checked (a secure NodeManager), that check is on the descriptor, at every use: a file of
+ * another user gets its 403 before anything is sent, and a file swapped after the check is never
+ * read — the response reads the checked descriptor, whatever the path names by then.
  */
 final class BlockResolver {
 
@@ -35,17 +36,18 @@ final class BlockResolver {
 
   /** One block to send: where its bytes are and what its header says. */
   static final class BlockSlice {
-    private final Path file;
+    private final KeptFile file;
     private final BlockHeader header;
     private final long offset;
 
-    BlockSlice(Path file, BlockHeader header, long offset) {
+    BlockSlice(KeptFile file, BlockHeader header, long offset) {
       this.file = file;
       this.header = header;
       this.offset = offset;
     }
 
-    public Path file() {
+    /** The open data file; the fetch holds it until {@link ResolvedFetch#release}. */
+    public KeptFile file() {
       return file;
     }
 
@@ -58,16 +60,30 @@ final class BlockResolver {
     }
   }
 
-  /** Everything a 200 needs: the blocks in order, the Content-Length, and whose files they must be. */
+  /**
+   * Everything a 200 needs: the blocks in order, the Content-Length, whose files they must be,
+   * and the open data files, held until {@link #release()}.
+   */
   static final class ResolvedFetch {
     private final List<BlockSlice> blocks;
     private final long responseBytes;
     private final String user;
+    private final List<KeptFile> files;
+    private boolean released;
 
-    ResolvedFetch(List<BlockSlice> blocks, long responseBytes, String user) {
+    ResolvedFetch(List<BlockSlice> blocks, long responseBytes, String user, List<KeptFile> files) {
       this.blocks = blocks;
       this.responseBytes = responseBytes;
       this.user = user;
+      this.files = files;
+    }
+
+    /** Lets the data files go (once; later calls do nothing). */
+    void release() {
+      if (!released) {
+        released = true;
+        files.forEach(KeptFile::release);
+      }
     }
 
     public List<BlockSlice> blocks() {
@@ -83,18 +99,24 @@ final class BlockResolver {
     }
   }
 
-  /** The files of one application: its user, its executor's dirs, and how they are opened. */
+  /** The files of one application: its id and user, its executor's dirs, and where they are read from. */
   static final class AppFiles {
+    private final String appId;
     private final String user;
     private final List<Path> dirs;
     private final IndexCache indexes;
-    private final OwnedFileOpener opener;
+    private final KeptFiles kept;
 
-    AppFiles(String user, List<Path> dirs, IndexCache indexes, OwnedFileOpener opener) {
+    AppFiles(String appId, String user, List<Path> dirs, IndexCache indexes, KeptFiles kept) {
+      this.appId = appId;
       this.user = user;
       this.dirs = dirs;
       this.indexes = indexes;
-      this.opener = opener;
+      this.kept = kept;
+    }
+
+    public String appId() {
+      return appId;
     }
 
     public String user() {
@@ -109,47 +131,56 @@ final class BlockResolver {
       return indexes;
     }
 
-    public OwnedFileOpener opener() {
-      return opener;
+    public KeptFiles kept() {
+      return kept;
     }
   }
 
   private BlockResolver() {}
 
+  /** The fetch's blocks, holding their data files open; nothing stays held when it is rejected. */
   static ResolvedFetch resolve(FetchRequest r, AppFiles files) throws RejectedException {
     List<BlockSlice> out = new ArrayList<>();
+    List<KeptFile> held = new ArrayList<>();
     Set<Path> checkedDirs = new HashSet<>();
     long total = 0;
-    for (int mapId : r.maps().toArray()) {
-      for (BlockSlice s : resolveMap(r, files, checkedDirs, mapId)) {
-        out.add(s);
-        total += BlockHeader.SIZE + s.header().length();
+    boolean ok = false;
+    try {
+      for (int mapId : r.maps().toArray()) {
+        for (BlockSlice s : resolveMap(r, files, checkedDirs, mapId, held)) {
+          out.add(s);
+          total += BlockHeader.SIZE + s.header().length();
+        }
+      }
+      ok = true;
+      return new ResolvedFetch(out, total, files.user(), held);
+    } finally {
+      if (!ok) {
+        held.forEach(KeptFile::release);
       }
     }
-    return new ResolvedFetch(out, total, files.user());
   }
 
-  private static List<BlockSlice> resolveMap(FetchRequest r, AppFiles files, Set<Path> checkedDirs, int mapId)
-      throws RejectedException {
+  private static List<BlockSlice> resolveMap(FetchRequest r, AppFiles files, Set<Path> checkedDirs, int mapId,
+      List<KeptFile> held) throws RejectedException {
     String which = "map " + mapId + " of shuffle " + r.shuffleId();
     List<Path> dirs = files.dirs();
     try {
       Path index = ShuffleLayout.indexFile(dirs, r.shuffleId(), mapId);
       Path data = ShuffleLayout.dataFile(dirs, r.shuffleId(), mapId);
       BasicFileAttributes indexAttrs = DirConfinement.confineFile(index, dirs, checkedDirs);
-      long size = DirConfinement.confineFile(data, dirs, checkedDirs).size();
-      if (files.opener().checksOwner()) {
-        files.opener().open(data, files.user()).close();
-      }
+      BasicFileAttributes dataAttrs = DirConfinement.confineFile(data, dirs, checkedDirs);
+      KeptFile file = files.kept().acquire(data, dataAttrs, files.appId(), files.user());
+      held.add(file);
       List<IndexEntry> entries = files.indexes().entries(index, indexAttrs, files.user(), r.reduces().first(),
           r.reduces().last());
       List<BlockSlice> out = new ArrayList<>(entries.size());
       for (int i = 0; i < entries.size(); i++) {
         IndexEntry e = entries.get(i);
-        if (e.end() > size) {
+        if (e.end() > dataAttrs.size()) {
           throw new RejectedException(Rejection.of(500, "the index of " + which + " points past its data file"));
         }
-        out.add(new BlockSlice(data, new BlockHeader(mapId, r.reduces().first() + i, e.length(), e.crc32c()),
+        out.add(new BlockSlice(file, new BlockHeader(mapId, r.reduces().first() + i, e.length(), e.crc32c()),
             e.offset()));
       }
       return out;

@@ -3,7 +3,6 @@ package org.elasticam.shuffle.service.server;
 import java.io.FileDescriptor;
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 
 /**
@@ -27,20 +26,25 @@ public final class DescriptorOwnerCheck implements OwnedFileOpener {
   }
 
   @Override
-  public FileChannel open(Path file, String user) throws IOException {
+  public OpenedFile openChecked(Path file, String user) throws IOException {
     RandomAccessFile f = new RandomAccessFile(file.toFile(), "r");
     boolean ok = false;
     try {
-      String owner = owners.ownerOf(f.getFD());
-      if (!user.equals(owner)) {
-        throw new ForeignOwnerException(file, owner, user);
-      }
+      FileDescriptor fd = f.getFD();
+      check(fd, file, user);
       ok = true;
-      return f.getChannel();
+      return new OpenedFile(f.getChannel(), u -> check(fd, file, u));
     } finally {
       if (!ok) {
         f.close();
       }
+    }
+  }
+
+  private void check(FileDescriptor fd, Path file, String user) throws IOException {
+    String owner = owners.ownerOf(fd);
+    if (!user.equals(owner)) {
+      throw new ForeignOwnerException(file, owner, user);
     }
   }
 

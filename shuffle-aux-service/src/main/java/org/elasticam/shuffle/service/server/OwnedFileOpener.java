@@ -19,7 +19,17 @@ public interface OwnedFileOpener {
    *
    * @throws ForeignOwnerException when the opened file belongs to someone else (nothing stays open)
    */
-  FileChannel open(Path file, String user) throws IOException;
+  default FileChannel open(Path file, String user) throws IOException {
+    return openChecked(file, user).channel();
+  }
+
+  /**
+   * The file open for reading, as {@link #open}, with the owner check repeatable on the same
+   * descriptor: for a file kept open between fetches.
+   *
+   * @throws ForeignOwnerException when the opened file belongs to someone else (nothing stays open)
+   */
+  OpenedFile openChecked(Path file, String user) throws IOException;
 
   /** Whether {@link #open} checks owners; the index cache then also revalidates what it holds. */
   boolean checksOwner();
@@ -28,8 +38,8 @@ public interface OwnedFileOpener {
   static OwnedFileOpener unchecked() {
     return new OwnedFileOpener() {
       @Override
-      public FileChannel open(Path file, String user) throws IOException {
-        return FileChannel.open(file);
+      public OpenedFile openChecked(Path file, String user) throws IOException {
+        return OpenedFile.unchecked(FileChannel.open(file));
       }
 
       @Override
@@ -60,7 +70,7 @@ public interface OwnedFileOpener {
   static OwnedFileOpener refusing(String why) {
     return new OwnedFileOpener() {
       @Override
-      public FileChannel open(Path file, String user) throws IOException {
+      public OpenedFile openChecked(Path file, String user) throws IOException {
         throw new OwnerCheckUnavailableException(why);
       }
 

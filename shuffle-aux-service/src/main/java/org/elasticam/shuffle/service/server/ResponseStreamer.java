@@ -4,11 +4,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.DefaultFileRegion;
 import io.netty.handler.codec.http.LastHttpContent;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
 import org.elasticam.shuffle.protocol.BlockHeader;
@@ -21,16 +18,14 @@ import org.slf4j.LoggerFactory;
  * Writes a fetch's 200: the head, then each block's header and bytes, one write at a time — the
  * next is written only when the previous one has gone to the socket, so a slow reader holds one
  * write's worth of the connection's memory and its own share of the in-flight budget, which is
- * released write by write. A large block goes as a lazily opened file region (zero-copy on plain
- * connections, chunks under TLS). Small blocks are read into one buffer with their headers, up to
- * {@link #BATCH_BYTES}, and go in a single socket write: for blocks of a few KiB the per-write
- * cost of the socket, not the copy, is what limits a server, and a region per block costs a write
- * for its header and another for its bytes. Reading a small block from the page cache blocks the
- * event loop no longer than sending a region would. A write or read that fails closes the
- * connection: after a 200 head there is no other way to tell the client. Data files are opened
- * through the {@link OwnedFileOpener} each time, so on a secure NodeManager a file swapped for one
- * of another user after the resolver checked it fails its read here and the client sees a failed
- * fetch, never that file's bytes.
+ * released write by write. A large block goes as a file region of its kept data file (zero-copy on
+ * plain connections, chunks under TLS). Small blocks are read into one buffer with their headers,
+ * up to {@link #BATCH_BYTES}, and go in a single socket write: for blocks of a few KiB the
+ * per-write cost of the socket, not the copy, is what limits a server. Reading a small block from
+ * the page cache blocks the event loop no longer than sending a region would. A write or read
+ * that fails closes the connection: after a 200 head there is no other way to tell the client.
+ * Every byte is read from the descriptors the resolver checked ({@link KeptFiles}), which the
+ * response holds until it ends.
  */
 final class ResponseStreamer {
 
@@ -43,36 +38,34 @@ final class ResponseStreamer {
   static final int BATCH_BYTES = 256 * 1024;
 
   private final ChannelHandlerContext ctx;
+  private final ResolvedFetch fetch;
   private final List<BlockSlice> blocks;
   private final boolean tls;
-  private final OwnedFileOpener opener;
-  private final String user;
   private final InFlightBudget budget;
   private final ShuffleStats stats;
   private final Consumer<Boolean> done;
   private long unreleased;
   private int next;
 
-  private ResponseStreamer(ChannelHandlerContext ctx, ResolvedFetch fetch, boolean tls, OwnedFileOpener opener,
-      InFlightBudget budget, ShuffleStats stats, Consumer<Boolean> done) {
+  private ResponseStreamer(ChannelHandlerContext ctx, ResolvedFetch fetch, ServerContext sc, Consumer<Boolean> done) {
     this.ctx = ctx;
+    this.fetch = fetch;
     this.blocks = fetch.blocks();
-    this.tls = tls;
-    this.opener = opener;
-    this.user = fetch.user();
-    this.budget = budget;
-    this.stats = stats;
+    this.tls = sc.tls();
+    this.budget = sc.budget();
+    this.stats = sc.stats();
     this.done = done;
     this.unreleased = fetch.responseBytes();
   }
 
   /**
    * Streams an admitted response; {@code done} gets true when all of it was written. The budget
-   * taken for {@code fetch.responseBytes()} is released whatever happens.
+   * taken for {@code fetch.responseBytes()} is released, and the fetch's files let go, whatever
+   * happens.
    */
-  static void stream(ChannelHandlerContext ctx, ResolvedFetch fetch, boolean keepAlive, boolean tls,
-      OwnedFileOpener opener, InFlightBudget budget, ShuffleStats stats, Consumer<Boolean> done) {
-    ResponseStreamer s = new ResponseStreamer(ctx, fetch, tls, opener, budget, stats, done);
+  static void stream(ChannelHandlerContext ctx, ResolvedFetch fetch, boolean keepAlive, ServerContext sc,
+      Consumer<Boolean> done) {
+    ResponseStreamer s = new ResponseStreamer(ctx, fetch, sc, done);
     if (!ctx.channel().isActive()) {
       s.finish(false);
       return;
@@ -96,7 +89,7 @@ final class ResponseStreamer {
         }
       } catch (IOException e) {
         BlockSlice at = blocks.get(Math.min(next, blocks.size() - 1));
-        LOG.warn("Cannot read shuffle block {} of {}: {}", at.header(), at.file(), e.toString());
+        LOG.warn("Cannot read shuffle block {} of {}: {}", at.header(), at.file().path(), e.toString());
         finish(false);
         return;
       }
@@ -117,11 +110,9 @@ final class ResponseStreamer {
     ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener(f -> finish(f.isSuccess()));
   }
 
-  /** The file is opened (and its owner checked) before the block's header goes out. */
-  private ChannelFuture writeRegion(BlockSlice b) throws IOException {
+  private ChannelFuture writeRegion(BlockSlice b) {
     long len = b.header().length();
-    Object body = tls ? new LazyChunkedFile(opener, user, b.file(), b.offset(), len)
-        : new DefaultFileRegion(opener.open(b.file(), user), b.offset(), len);
+    Object body = tls ? new KeptFileChunks(b.file(), b.offset(), len) : new KeptFileRegion(b.file(), b.offset(), len);
     ctx.write(Unpooled.wrappedBuffer(b.header().toBytes()));
     return ctx.writeAndFlush(body);
   }
@@ -136,42 +127,26 @@ final class ResponseStreamer {
       end++;
     }
     ByteBuf buf = ctx.alloc().directBuffer((int) size);
-    FileChannel open = null;
-    Path openPath = null;
     try {
       for (; next < end; next++) {
         BlockSlice b = blocks.get(next);
         buf.writeBytes(b.header().toBytes());
-        if (b.header().length() == 0) {
-          continue;
-        }
-        if (!b.file().equals(openPath)) {
-          if (open != null) {
-            open.close();
-          }
-          open = opener.open(b.file(), user);
-          openPath = b.file();
-        }
-        readFully(open, buf, b);
+        readFully(buf, b);
       }
     } catch (IOException | RuntimeException e) {
       buf.release();
       throw e instanceof IOException ? (IOException) e : new IOException(e);
-    } finally {
-      if (open != null) {
-        open.close();
-      }
     }
     return ctx.writeAndFlush(buf);
   }
 
-  private static void readFully(FileChannel ch, ByteBuf buf, BlockSlice b) throws IOException {
+  private static void readFully(ByteBuf buf, BlockSlice b) throws IOException {
     long at = b.offset();
     long left = b.header().length();
     while (left > 0) {
-      int n = buf.writeBytes(ch, at, (int) left);
+      int n = buf.writeBytes(b.file().channel(), at, (int) left);
       if (n < 0) {
-        throw new IOException(b.file() + " ended " + left + " bytes early");
+        throw new IOException(b.file().path() + " ended " + left + " bytes early");
       }
       at += n;
       left -= n;
@@ -201,6 +176,7 @@ final class ResponseStreamer {
   }
 
   private void finish(boolean ok) {
+    fetch.release();
     if (unreleased > 0) {
       budget.release(unreleased);
       unreleased = 0;

@@ -18,9 +18,11 @@ final class ServerContext {
   private final boolean tls;
   private final OwnedFileOpener opener;
   private final IndexCache indexes;
+  private final KeptFiles keptFiles;
 
   ServerContext(ServerSettings settings, AppRegistry registry, ShuffleStats stats, InFlightBudget budget,
-      ExecutorService disk, Clock clock, LongSupplier nanos, boolean tls, OwnedFileOpener opener, IndexCache indexes) {
+      ExecutorService disk, Clock clock, LongSupplier nanos, boolean tls, OwnedFileOpener opener, IndexCache indexes,
+      KeptFiles keptFiles) {
     this.settings = settings;
     this.registry = registry;
     this.stats = stats;
@@ -31,6 +33,7 @@ final class ServerContext {
     this.tls = tls;
     this.opener = opener;
     this.indexes = indexes;
+    this.keptFiles = keptFiles;
   }
 
   public ServerSettings settings() {
@@ -72,4 +75,9 @@ final class ServerContext {
   public IndexCache indexes() {
     return indexes;
   }
+
+  public KeptFiles keptFiles() {
+    return keptFiles;
+  }
+
 }

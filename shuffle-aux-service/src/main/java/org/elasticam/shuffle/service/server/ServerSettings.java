@@ -16,6 +16,8 @@ public final class ServerSettings {
   private final int diskThreads;
   private final Duration signatureMaxAge;
   private final long indexCacheBytes;
+  private final int maxOpenFiles;
+  private final boolean nativeTransport;
 
   /**
    * @param host address to bind, or null for all interfaces
@@ -28,11 +30,14 @@ public final class ServerSettings {
    * @param diskThreads threads that open files off the event loops
    * @param signatureMaxAge how far a request's timestamp may be from now
    * @param indexCacheBytes memory for indexes kept between fetches; 0 reads each index every time
+   * @param maxOpenFiles data files kept open between fetches; 0 opens them for each fetch
+   * @param nativeTransport Netty's native epoll transport where its library loads; false for NIO
    */
   public ServerSettings(String host, int port, int maxConnections, Duration retryAfter, long maxInFlightBytes,
-      Duration idleTimeout, int ioThreads, int diskThreads, Duration signatureMaxAge, long indexCacheBytes) {
+      Duration idleTimeout, int ioThreads, int diskThreads, Duration signatureMaxAge, long indexCacheBytes,
+      int maxOpenFiles, boolean nativeTransport) {
     if (port < 0 || port > 65535 || maxConnections < 1 || maxInFlightBytes < 1 || ioThreads < 0 || diskThreads < 1
-        || indexCacheBytes < 0) {
+        || indexCacheBytes < 0 || maxOpenFiles < 0) {
       throw new IllegalArgumentException("bad server settings");
     }
     Objects.requireNonNull(retryAfter, "retryAfter");
@@ -48,6 +53,8 @@ public final class ServerSettings {
     this.diskThreads = diskThreads;
     this.signatureMaxAge = signatureMaxAge;
     this.indexCacheBytes = indexCacheBytes;
+    this.maxOpenFiles = maxOpenFiles;
+    this.nativeTransport = nativeTransport;
   }
 
   public String host() {
@@ -90,35 +97,53 @@ public final class ServerSettings {
     return indexCacheBytes;
   }
 
+  public int maxOpenFiles() {
+    return maxOpenFiles;
+  }
+
+  public boolean nativeTransport() {
+    return nativeTransport;
+  }
+
   /** Loopback, any port, small limits: for tests. */
   public static ServerSettings loopback() {
     return new ServerSettings("127.0.0.1", 0, 64, Duration.ofSeconds(1), 64L << 20, Duration.ofSeconds(30), 2, 2,
-        Duration.ofMinutes(5), 1L << 20);
+        Duration.ofMinutes(5), 1L << 20, 64, true);
   }
 
   public ServerSettings withMaxConnections(int n) {
     return new ServerSettings(host, port, n, retryAfter, maxInFlightBytes, idleTimeout, ioThreads, diskThreads,
-        signatureMaxAge, indexCacheBytes);
+        signatureMaxAge, indexCacheBytes, maxOpenFiles, nativeTransport);
   }
 
   public ServerSettings withMaxInFlightBytes(long n) {
     return new ServerSettings(host, port, maxConnections, retryAfter, n, idleTimeout, ioThreads, diskThreads,
-        signatureMaxAge, indexCacheBytes);
+        signatureMaxAge, indexCacheBytes, maxOpenFiles, nativeTransport);
   }
 
   public ServerSettings withIdleTimeout(Duration d) {
     return new ServerSettings(host, port, maxConnections, retryAfter, maxInFlightBytes, d, ioThreads, diskThreads,
-        signatureMaxAge, indexCacheBytes);
+        signatureMaxAge, indexCacheBytes, maxOpenFiles, nativeTransport);
   }
 
   public ServerSettings withPort(int p) {
     return new ServerSettings(host, p, maxConnections, retryAfter, maxInFlightBytes, idleTimeout, ioThreads,
-        diskThreads, signatureMaxAge, indexCacheBytes);
+        diskThreads, signatureMaxAge, indexCacheBytes, maxOpenFiles, nativeTransport);
   }
 
   public ServerSettings withIndexCacheBytes(long n) {
     return new ServerSettings(host, port, maxConnections, retryAfter, maxInFlightBytes, idleTimeout, ioThreads,
-        diskThreads, signatureMaxAge, n);
+        diskThreads, signatureMaxAge, n, maxOpenFiles, nativeTransport);
+  }
+
+  public ServerSettings withNativeTransport(boolean b) {
+    return new ServerSettings(host, port, maxConnections, retryAfter, maxInFlightBytes, idleTimeout, ioThreads,
+        diskThreads, signatureMaxAge, indexCacheBytes, maxOpenFiles, b);
+  }
+
+  public ServerSettings withMaxOpenFiles(int n) {
+    return new ServerSettings(host, port, maxConnections, retryAfter, maxInFlightBytes, idleTimeout, ioThreads,
+        diskThreads, signatureMaxAge, indexCacheBytes, n, nativeTransport);
   }
 
   @Override
@@ -131,7 +156,8 @@ public final class ServerSettings {
         && Objects.equals(retryAfter, other.retryAfter) && maxInFlightBytes == other.maxInFlightBytes
         && Objects.equals(idleTimeout, other.idleTimeout) && ioThreads == other.ioThreads
         && diskThreads == other.diskThreads && Objects.equals(signatureMaxAge, other.signatureMaxAge)
-        && indexCacheBytes == other.indexCacheBytes;
+        && indexCacheBytes == other.indexCacheBytes && maxOpenFiles == other.maxOpenFiles
+        && nativeTransport == other.nativeTransport;
   }
 
   @Override
@@ -145,7 +171,9 @@ public final class ServerSettings {
     h = 31 * h + Integer.hashCode(ioThreads);
     h = 31 * h + Integer.hashCode(diskThreads);
     h = 31 * h + Objects.hashCode(signatureMaxAge);
-    return 31 * h + Long.hashCode(indexCacheBytes);
+    h = 31 * h + Long.hashCode(indexCacheBytes);
+    h = 31 * h + Integer.hashCode(maxOpenFiles);
+    return 31 * h + Boolean.hashCode(nativeTransport);
   }
 
   @Override
@@ -153,6 +181,7 @@ public final class ServerSettings {
     return "ServerSettings[host=" + host + ", port=" + port + ", maxConnections=" + maxConnections
         + ", retryAfter=" + retryAfter + ", maxInFlightBytes=" + maxInFlightBytes + ", idleTimeout=" + idleTimeout
         + ", ioThreads=" + ioThreads + ", diskThreads=" + diskThreads + ", signatureMaxAge=" + signatureMaxAge
-        + ", indexCacheBytes=" + indexCacheBytes + "]";
+        + ", indexCacheBytes=" + indexCacheBytes + ", maxOpenFiles=" + maxOpenFiles
+        + ", nativeTransport=" + nativeTransport + "]";
   }
 }

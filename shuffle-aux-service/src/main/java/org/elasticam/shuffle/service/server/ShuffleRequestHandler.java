@@ -96,7 +96,8 @@ final class ShuffleRequestHandler extends SimpleChannelInboundHandler<ShuffleCal
     }
     onDisk(ctx, call, () -> {
       try {
-        return BlockResolver.resolve(call.request(), new AppFiles(app.user(), dirs.get(), sc.indexes(), sc.opener()));
+        return BlockResolver.resolve(call.request(), new AppFiles(app.appId(), app.user(), dirs.get(), sc.indexes(),
+            sc.keptFiles()));
       } catch (RejectedException e) {
         return e.rejection();
       }
@@ -133,9 +134,9 @@ final class ShuffleRequestHandler extends SimpleChannelInboundHandler<ShuffleCal
   }
 
   private void admit(ChannelHandlerContext ctx, ShuffleCall.Fetch call, ResolvedFetch fetch) {
-    Runnable start = () -> ResponseStreamer.stream(ctx, fetch, call.keepAlive(), sc.tls(), sc.opener(), sc.budget(), sc.stats(),
+    Runnable start = () -> ResponseStreamer.stream(ctx, fetch, call.keepAlive(), sc,
         ok -> done(ctx, call, ok ? 200 : 500, call.keepAlive() && ok));
-    if (sc.budget().tryAdmit(fetch.responseBytes(), ctx.executor(), start)) {
+    if (sc.budget().tryAdmit(fetch.responseBytes(), call.arrivedNanos(), ctx.executor(), start)) {
       start.run();
     }
   }

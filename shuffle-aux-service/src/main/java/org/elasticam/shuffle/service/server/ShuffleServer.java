@@ -4,8 +4,6 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -21,9 +19,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The network front's lifecycle: one boss thread accepting, worker event loops (NIO: no native
- * library), a small pool of disk threads for opening files, and the shared connection gate and
- * in-flight budget. Knows nothing of Hadoop. Start once, close once.
+ * The network front's lifecycle: one boss thread accepting, worker event loops (native epoll where
+ * it loads, else NIO: {@link Transport}), a small pool of disk threads for opening files, and the
+ * shared connection gate and in-flight budget. Knows nothing of Hadoop. Start once, close once.
  */
 public final class ShuffleServer implements AutoCloseable {
 
@@ -37,15 +35,19 @@ public final class ShuffleServer implements AutoCloseable {
   private final ConnectionGate gate;
   private final InFlightBudget budget;
   private final Channel channel;
+  private final Transport transport;
+  private final KeptFiles keptFiles;
 
   private ShuffleServer(EventLoopGroup boss, EventLoopGroup workers, ExecutorService disk, ConnectionGate gate,
-      InFlightBudget budget, Channel channel) {
+      InFlightBudget budget, Channel channel, Transport transport, KeptFiles keptFiles) {
     this.boss = boss;
     this.workers = workers;
     this.disk = disk;
     this.gate = gate;
     this.budget = budget;
     this.channel = channel;
+    this.transport = transport;
+    this.keptFiles = keptFiles;
   }
 
   /** Binds and starts serving files without checking their owners (an executor serving its own files). */
@@ -63,17 +65,24 @@ public final class ShuffleServer implements AutoCloseable {
    */
   public static ShuffleServer start(ServerSettings s, AppRegistry registry, ShuffleStats stats, Supplier<SSLEngine> tls,
       OwnedFileOpener opener, Clock clock, LongSupplier nanos) throws Exception {
-    EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("elasticam-shuffle-boss", true));
-    EventLoopGroup workers = new NioEventLoopGroup(s.ioThreads(), new DefaultThreadFactory("elasticam-shuffle-io", true));
+    Transport transport = Transport.choose(s.nativeTransport());
+    if (transport.fallbackReason() != null) {
+      LOG.warn("The shuffle service runs on Netty's NIO transport: the native epoll transport cannot load here ({})",
+          transport.fallbackReason());
+    }
+    EventLoopGroup boss = transport.group(1, new DefaultThreadFactory("elasticam-shuffle-boss", true));
+    EventLoopGroup workers = transport.group(s.ioThreads(), new DefaultThreadFactory("elasticam-shuffle-io", true));
     ExecutorService disk = new ThreadPoolExecutor(s.diskThreads(), s.diskThreads(), 60, TimeUnit.SECONDS,
         new ArrayBlockingQueue<>(DISK_QUEUE), new DefaultThreadFactory("elasticam-shuffle-disk", true));
     ConnectionGate gate = new ConnectionGate(s.maxConnections(), s.retryAfter(), stats);
     InFlightBudget budget = new InFlightBudget(s.maxInFlightBytes());
+    KeptFiles kept = new KeptFiles(s.maxOpenFiles(), opener);
+    registry.onStop(kept::closeApplication);
     ServerContext sc = new ServerContext(s, registry, stats, budget, disk, clock, nanos, tls != null, opener,
-        new IndexCache(s.indexCacheBytes(), opener));
+        new IndexCache(s.indexCacheBytes(), opener), kept);
     try {
       ServerBootstrap b = new ServerBootstrap().group(boss, workers)
-          .channel(NioServerSocketChannel.class)
+          .channel(transport.serverChannel())
           .option(ChannelOption.SO_BACKLOG, 1024)
           .option(ChannelOption.SO_REUSEADDR, true)
           .childOption(ChannelOption.TCP_NODELAY, true)
@@ -81,16 +90,33 @@ public final class ShuffleServer implements AutoCloseable {
           .childHandler(new ShuffleChannelInitializer(sc, gate, tls));
       InetSocketAddress at = s.host() == null ? new InetSocketAddress(s.port()) : new InetSocketAddress(s.host(), s.port());
       Channel ch = b.bind(at).sync().channel();
-      LOG.info("Shuffle service listening on {}{}", ch.localAddress(), tls != null ? " (TLS)" : "");
-      return new ShuffleServer(boss, workers, disk, gate, budget, ch);
+      LOG.info("Shuffle service listening on {} ({} transport{})", ch.localAddress(), transport.name(),
+          tls != null ? ", TLS" : "");
+      return new ShuffleServer(boss, workers, disk, gate, budget, ch, transport, kept);
     } catch (Exception | Error e) {
       shutdown(boss, workers, disk);
+      kept.close();
       throw e;
     }
   }
 
   public int port() {
     return ((InetSocketAddress) channel.localAddress()).getPort();
+  }
+
+  /** Whether the native epoll transport serves (else NIO). */
+  public boolean nativeTransport() {
+    return transport.isNative();
+  }
+
+  /** "epoll" or "NIO". */
+  public String transportName() {
+    return transport.name();
+  }
+
+  /** Data files kept open between fetches now. */
+  public int keptOpenFiles() {
+    return keptFiles.size();
   }
 
   public int openConnections() {
@@ -110,6 +136,7 @@ public final class ShuffleServer implements AutoCloseable {
   public void close() {
     channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
     shutdown(boss, workers, disk);
+    keptFiles.close();
   }
 
   private static void shutdown(EventLoopGroup boss, EventLoopGroup workers, ExecutorService disk) {

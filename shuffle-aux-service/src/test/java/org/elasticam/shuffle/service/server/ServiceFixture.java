@@ -71,7 +71,8 @@ final class ServiceFixture {
 
   ServerContext context(ServerSettings s, ExecutorService disk, boolean tls, OwnedFileOpener opener) {
     return new ServerContext(s, registry, ShuffleStats.none(), new InFlightBudget(s.maxInFlightBytes()), disk,
-        Clock.system(), System::nanoTime, tls, opener, new IndexCache(s.indexCacheBytes(), opener));
+        Clock.system(), System::nanoTime, tls, opener, new IndexCache(s.indexCacheBytes(), opener),
+        new KeptFiles(s.maxOpenFiles(), opener));
   }
 
   ShuffleServer start(ServerSettings s, ShuffleStats stats, Supplier<SSLEngine> tls) throws Exception {

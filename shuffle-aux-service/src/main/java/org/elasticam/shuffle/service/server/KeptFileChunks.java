@@ -5,32 +5,24 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.stream.ChunkedInput;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
+import org.elasticam.shuffle.service.server.KeptFiles.KeptFile;
 
 /**
- * A file region read in chunks for TLS (which cannot send a file zero-copy). Like the plain path's
- * lazily opened file regions it opens its file only when the first chunk is asked for, so queued
- * blocks hold no file handle, and closes it when done or discarded. It opens through the
- * {@link OwnedFileOpener}, as every other read of a map output does.
+ * A block of a kept data file read in chunks for TLS (which cannot send a file zero-copy), with
+ * positional reads of the shared descriptor; lets the file go when done or discarded.
  */
-final class LazyChunkedFile implements ChunkedInput<ByteBuf> {
+final class KeptFileChunks implements ChunkedInput<ByteBuf> {
 
   private static final int CHUNK = 64 * 1024;
 
-  private final OwnedFileOpener opener;
-  private final String user;
-  private final Path path;
+  private final KeptFile file;
   private final long start;
   private final long length;
-  private FileChannel file;
   private long offset;
   private boolean closed;
 
-  LazyChunkedFile(OwnedFileOpener opener, String user, Path path, long start, long length) {
-    this.opener = opener;
-    this.user = user;
-    this.path = path;
+  KeptFileChunks(KeptFile file, long start, long length) {
+    this.file = file.retain();
     this.start = start;
     this.length = length;
   }
@@ -41,11 +33,10 @@ final class LazyChunkedFile implements ChunkedInput<ByteBuf> {
   }
 
   @Override
-  public void close() throws IOException {
-    closed = true;
-    if (file != null) {
-      file.close();
-      file = null;
+  public void close() {
+    if (!closed) {
+      closed = true;
+      file.release();
     }
   }
 
@@ -60,17 +51,14 @@ final class LazyChunkedFile implements ChunkedInput<ByteBuf> {
     if (isEndOfInput()) {
       return null;
     }
-    if (file == null) {
-      file = opener.open(path, user);
-    }
     int n = (int) Math.min(CHUNK, length - offset);
     ByteBuf buf = allocator.heapBuffer(n);
     boolean ok = false;
     try {
       while (buf.readableBytes() < n) {
-        int got = buf.writeBytes(file, start + offset + buf.readableBytes(), n - buf.readableBytes());
+        int got = buf.writeBytes(file.channel(), start + offset + buf.readableBytes(), n - buf.readableBytes());
         if (got < 0) {
-          throw new IOException(path + " ended " + (length - offset - buf.readableBytes()) + " bytes early");
+          throw new IOException(file.path() + " ended " + (length - offset - buf.readableBytes()) + " bytes early");
         }
       }
       offset += n;
