@@ -25,6 +25,16 @@ public interface TaskContext {
   /** A directory for the task's scratch files, deleted when the executor exits. */
   Path scratchDir();
 
+  /**
+   * Asks the driver whether this attempt may publish its output (rename its files into place,
+   * write to an outside system): true for exactly one attempt of each task at a time, so an attempt
+   * and its speculative copy never both publish. Ask once the output is complete and just before
+   * publishing. After false, publish nothing and return: the attempt ends as killed (not failed)
+   * whatever it does next, as another attempt publishes this task's output. Blocks for one round
+   * trip to the driver.
+   */
+  boolean canCommit() throws java.io.IOException;
+
   /** True once the driver asked for this attempt to stop; long tasks should check it. */
   boolean isKilled();
 

@@ -115,6 +115,43 @@ public final class ExecutorKeys {
           .doc("How long a node stays excluded for task failures (Spark's default: 1h).")
           .build();
 
+  public static final ConfigKey<Boolean> SPECULATION = key("elasticam.speculation", ValueType.BOOLEAN)
+      .defaultValue(false)
+      .doc("Run a copy of a slow task on another host; the first attempt to succeed wins and the other is"
+          + " killed (Spark's spark.speculation; off, as there). Tasks that publish output outside the shuffle"
+          + " must ask TaskContext.canCommit() first.")
+      .build();
+
+  public static final ConfigKey<Duration> SPECULATION_INTERVAL =
+      key("elasticam.speculation.interval", ValueType.MILLIS)
+          .defaultValue(Duration.ofMillis(100))
+          .check(Durations::isPositive, "must be > 0")
+          .doc("How often running tasks are checked for slowness.")
+          .build();
+
+  public static final ConfigKey<Double> SPECULATION_MULTIPLIER =
+      key("elasticam.speculation.multiplier", ValueType.DOUBLE)
+          .defaultValue(1.5)
+          .check(v -> v >= 1.0, "must be >= 1")
+          .doc("A task is slow when it has run this many times the median run time of its stage's"
+              + " successful tasks (Spark 3.5's default; Spark 4 raised it to 3).")
+          .build();
+
+  public static final ConfigKey<Double> SPECULATION_QUANTILE =
+      key("elasticam.speculation.quantile", ValueType.DOUBLE)
+          .defaultValue(0.75)
+          .check(v -> v > 0.0 && v <= 1.0, "must be > 0 and <= 1")
+          .doc("Share of a stage's tasks that must have succeeded before its tasks are checked (Spark 3.5's"
+              + " default; Spark 4 raised it to 0.9).")
+          .build();
+
+  public static final ConfigKey<Duration> SPECULATION_MIN_TASK_RUNTIME =
+      key("elasticam.speculation.minTaskRuntime", ValueType.MILLIS)
+          .defaultValue(Duration.ofMillis(100))
+          .check(v -> !v.isNegative(), "must be >= 0")
+          .doc("No task is copied before it has run this long, however short its siblings were.")
+          .build();
+
   public static final ConfigKey<Double> MIN_REGISTERED_RATIO =
       key("elasticam.scheduler.minRegisteredResourcesRatio", ValueType.DOUBLE)
           .defaultValue(0.8)

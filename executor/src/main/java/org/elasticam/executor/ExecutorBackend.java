@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.elasticam.executor.shuffle.ExecutorShuffle;
 import org.elasticam.rpc.AppSecretAuth;
 import org.elasticam.rpc.RpcLimits;
+import org.elasticam.rpc.proto.CommitRequest;
 import org.elasticam.rpc.proto.DriverGrpc;
 import org.elasticam.rpc.proto.DriverMessage;
 import org.elasticam.rpc.proto.ExecutorMessage;
@@ -179,6 +180,7 @@ public final class ExecutorBackend {
     private final AtomicLong lastContactMs = new AtomicLong(clock.nowMs());
     private volatile Outbox outbox;
     private volatile TaskRunner runner;
+    private volatile CommitRequests commits;
     private volatile boolean registered;
 
     Session(TaskLoader loader) {
@@ -187,8 +189,10 @@ public final class ExecutorBackend {
 
     void start(Outbox out, boolean reattach) {
       this.outbox = out;
+      this.commits = new CommitRequests(id -> out.send(ExecutorMessage.newBuilder()
+          .setCommitRequest(CommitRequest.newBuilder().setTaskId(id)).build()), args.heartbeatTimeout());
       this.runner = new TaskRunner(args.slots(), loader, String.valueOf(args.executorId()), host,
-          scratchRoot, clock, u -> out.send(ExecutorMessage.newBuilder().setTaskUpdate(u).build()), shuffle);
+          scratchRoot, clock, u -> out.send(ExecutorMessage.newBuilder().setTaskUpdate(u).build()), shuffle, commits);
       Register.Builder r = Register.newBuilder().setExecutorId(args.executorId()).setHost(host)
           .setContainerId(containerId).setCores(args.cores()).setPid(ProcessHandle.current().pid())
           .setReattach(reattach).setJavaVersion(System.getProperty("java.version", ""))
@@ -227,6 +231,7 @@ public final class ExecutorBackend {
         }
         case LAUNCH_TASK -> runner.launch(m.getLaunchTask());
         case KILL_TASK -> runner.kill(m.getKillTask().getTaskId());
+        case COMMIT_ANSWER -> commits.answered(m.getCommitAnswer().getTaskId(), m.getCommitAnswer().getAllowed());
         case SHUTDOWN -> finish(ExitCodes.OK, m.getShutdown().getReason(), false);
         case UPDATE_CREDENTIALS -> takeTokens(m.getUpdateCredentials().getTokens());
         case HEARTBEAT_ACK, BODY_NOT_SET -> { }

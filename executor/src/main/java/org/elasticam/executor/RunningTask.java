@@ -34,6 +34,9 @@ final class RunningTask implements TaskContext {
   private SortingShuffleWriter writer;
   private volatile boolean killed;
   private volatile Thread thread;
+  private final CommitRequests commits;
+  /** The driver said another attempt publishes this task's output: this one ends as killed. */
+  private volatile boolean commitDenied;
 
   /**
    * @param shuffle the executor's shuffle, or null when it has none (no LOCAL_DIRS)
@@ -41,7 +44,8 @@ final class RunningTask implements TaskContext {
    *     for each shuffle input, before spilling to disk
    */
   RunningTask(LaunchTask spec, String executorId, String host, Path scratch, ExecutorShuffle shuffle,
-      long shuffleMemoryBytes) {
+      long shuffleMemoryBytes, CommitRequests commits) {
+    this.commits = commits;
     this.spec = spec;
     this.executorId = executorId;
     this.host = host;
@@ -108,6 +112,22 @@ final class RunningTask implements TaskContext {
   @Override
   public boolean isKilled() {
     return killed;
+  }
+
+  @Override
+  public boolean canCommit() throws java.io.IOException {
+    if (commitDenied) {
+      return false;
+    }
+    boolean allowed = commits.ask(spec.getTaskId());
+    if (!allowed) {
+      commitDenied = true;
+    }
+    return allowed;
+  }
+
+  boolean commitDenied() {
+    return commitDenied;
   }
 
   @Override

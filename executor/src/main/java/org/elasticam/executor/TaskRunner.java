@@ -37,10 +37,12 @@ final class TaskRunner implements AutoCloseable {
   private final Map<Long, RunningTask> running = new ConcurrentHashMap<>();
   private final ExecutorShuffle shuffle;
   private final long shuffleMemoryBytes;
+  private final CommitRequests commits;
 
   /** @param shuffle the executor's shuffle, or null when it has none */
   TaskRunner(int slotCount, TaskLoader loader, String executorId, String host, Path scratchRoot, Clock clock,
-      Consumer<TaskUpdate> report, ExecutorShuffle shuffle) {
+      Consumer<TaskUpdate> report, ExecutorShuffle shuffle, CommitRequests commits) {
+    this.commits = commits;
     this.slots = Executors.newFixedThreadPool(slotCount, r -> {
       Thread t = new Thread(r, "task-slot");
       t.setDaemon(true);
@@ -60,7 +62,7 @@ final class TaskRunner implements AutoCloseable {
 
   void launch(LaunchTask spec) {
     Path scratch = scratchRoot.resolve("task-" + spec.getTaskId());
-    RunningTask task = new RunningTask(spec, executorId, host, scratch, shuffle, shuffleMemoryBytes);
+    RunningTask task = new RunningTask(spec, executorId, host, scratch, shuffle, shuffleMemoryBytes, commits);
     running.put(spec.getTaskId(), task);
     slots.execute(() -> run(task));
   }
@@ -89,8 +91,9 @@ final class TaskRunner implements AutoCloseable {
       Files.createDirectories(task.scratchDir());
       Task t = loader.newTask(task.spec().getTaskClass());
       t.run(task);
-      if (task.isKilled()) {
+      if (task.isKilled() || task.commitDenied()) {
         state = TaskState.TASK_STATE_KILLED;
+        error = task.commitDenied() ? "another attempt commits this task's output" : "";
       } else {
         partitionBytes = task.commitShuffleOutput();
         if (partitionBytes.length > 0) {
@@ -100,8 +103,9 @@ final class TaskRunner implements AutoCloseable {
       }
     } catch (Exception | LinkageError e) {
       FetchFailedException lost = fetchFailureIn(e);
-      if (task.isKilled()) {
+      if (task.isKilled() || task.commitDenied()) {
         state = TaskState.TASK_STATE_KILLED;
+        error = task.commitDenied() ? "another attempt commits this task's output" : "";
       } else if (lost != null) {
         state = TaskState.TASK_STATE_FETCH_FAILED;
         error = lost.getMessage();

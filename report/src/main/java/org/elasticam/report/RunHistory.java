@@ -173,6 +173,10 @@ public final class RunHistory {
   final Map<String, Task> inFlight = new LinkedHashMap<>();
   final Map<String, Integer> nodesExcluded = new TreeMap<>();
   int fetchFailures;
+  /** Speculation: slow tasks copied, and which attempt of them finished first. */
+  int speculated;
+  int copiesWon;
+  int originalsWon;
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -294,9 +298,17 @@ public final class RunHistory {
         if (!t.executorId().isEmpty()) {
           executors.computeIfAbsent(t.executorId(), Executor::new).tasks.add(t);
         }
+        if (n.path("won_over_attempts").size() > 0) {
+          if (n.path("speculative").asBoolean(false)) {
+            copiesWon++;
+          } else {
+            originalsWon++;
+          }
+        }
         startMs = Math.min(startMs, t.startMs());
       }
       case "fetch_failed" -> fetchFailures++;
+      case "task_speculated" -> speculated++;
       case "node_excluded" -> nodesExcluded.merge(n.path("host").asText(""), 1, Integer::sum);
       case "app_end" -> {
         ended = true;

@@ -44,6 +44,9 @@ public final class RunReport {
       b.append("fetch failures: ").append(h.fetchFailures).append("; nodes excluded: ").append(h.nodesExcluded)
           .append('\n');
     }
+    if (h.speculated > 0) {
+      b.append(speculation(h)).append('\n');
+    }
     List<RunHistory.Task> failed = h.failedWithErrors();
     if (!failed.isEmpty()) {
       b.append("failed attempts").append(failed.size() > FAILURES_SHOWN ? " (the last " + FAILURES_SHOWN + " of "
@@ -118,6 +121,9 @@ public final class RunReport {
           (c.timeMs() - h.startMs) / 1000.0, c.target(), SvgChart.escape(c.reason())));
     }
     b.append("</table>\n");
+    if (h.speculated > 0) {
+      b.append("<h2>Speculation</h2>\n<p>").append(SvgChart.escape(speculation(h))).append("</p>\n");
+    }
     if (!h.nodesExcluded.isEmpty()) {
       b.append("<h2>Excluded nodes</h2>\n<p>").append(SvgChart.escape(h.nodesExcluded.toString())).append("</p>\n");
     }
@@ -177,5 +183,10 @@ public final class RunReport {
     }
     return counts.entrySet().stream().map(e -> String.format(Locale.ROOT, "%s %.0f %%", e.getKey(),
         100.0 * e.getValue() / total)).collect(Collectors.joining(", "));
+  }
+
+  private static String speculation(RunHistory h) {
+    return "speculation: " + h.speculated + " slow task(s) copied; the copy finished first " + h.copiesWon
+        + ", the original " + h.originalsWon;
   }
 }

@@ -95,6 +95,28 @@ class HistoryMainTest {
   }
 
   @Test
+  void speculativeCopiesAndWhichAttemptWonAreCounted() throws Exception {
+    String run = String.join("\n",
+        "{\"ts\":1000,\"event\":\"app_start\",\"app_id\":\"application_1_0003\",\"attempt\":1,\"conf\":{}}",
+        "{\"ts\":1000,\"event\":\"stage_submitted\",\"stage_id\":0,\"tasks\":2}",
+        "{\"ts\":3000,\"event\":\"task_speculated\",\"stage_id\":0,\"task\":0,\"attempt\":0}",
+        "{\"ts\":3000,\"event\":\"task_speculated\",\"stage_id\":0,\"task\":1,\"attempt\":0}",
+        "{\"ts\":4000,\"event\":\"task_end\",\"stage_id\":0,\"task\":0,\"attempt\":1,\"executor_id\":\"2\","
+            + "\"host\":\"h2\",\"locality\":\"ANY\",\"duration_ms\":900,\"status\":\"SUCCESS\",\"speculative\":true,"
+            + "\"won_over_attempts\":[0]}",
+        "{\"ts\":4001,\"event\":\"task_end\",\"stage_id\":0,\"task\":0,\"attempt\":0,\"executor_id\":\"1\","
+            + "\"host\":\"h1\",\"locality\":\"ANY\",\"duration_ms\":3001,\"status\":\"KILLED\",\"speculative\":false,"
+            + "\"superseded\":true}",
+        "{\"ts\":4500,\"event\":\"task_end\",\"stage_id\":0,\"task\":1,\"attempt\":0,\"executor_id\":\"1\","
+            + "\"host\":\"h1\",\"locality\":\"ANY\",\"duration_ms\":3500,\"status\":\"SUCCESS\",\"speculative\":false,"
+            + "\"won_over_attempts\":[1]}",
+        "{\"ts\":5000,\"event\":\"app_end\",\"final_status\":\"SUCCEEDED\",\"diagnostics\":\"\",\"executor_seconds\":8.0}");
+    Path log = Files.writeString(dir.resolve("application_1_0003.jsonl"), run + "\n");
+    assertEquals(0, run(log.toString()), err);
+    assertTrue(out.contains("speculation: 2 slow task(s) copied; the copy finished first 1, the original 1\n"), out);
+  }
+
+  @Test
   void aFailedRunSaysWhyAndWhichAttemptsFailedWithWhat() throws Exception {
     String failed = String.join("\n",
         "{\"ts\":1000,\"event\":\"app_start\",\"app_id\":\"application_1_0002\",\"attempt\":1,\"conf\":{}}",

@@ -24,6 +24,14 @@ final class StageState {
   final TaskStatus[] status;
   final int[] failures;
   final int[] attempts;
+  /** Attempts of each task running now: 2 while a speculative copy runs beside the original. */
+  final int[] copiesRunning;
+  /** Tasks found slow enough for a copy (each at most once), and those of them waiting for a slot. */
+  final boolean[] speculated;
+  final Deque<Integer> speculative = new ArrayDeque<>();
+  /** Run times of the attempts that succeeded, for the median speculation compares against. */
+  long[] successMs = new long[8];
+  int successes;
   private final Map<String, Deque<Integer>> byHost = new HashMap<>();
   private final Map<String, Deque<Integer>> byRack = new HashMap<>();
   private final Deque<Integer> noPreference = new ArrayDeque<>();
@@ -57,6 +65,8 @@ final class StageState {
     status = new TaskStatus[n];
     failures = new int[n];
     attempts = new int[n];
+    copiesRunning = new int[n];
+    speculated = new boolean[n];
     int withPref = 0;
     for (int i = 0; i < n; i++) {
       List<String> prefs = stage.tasks().get(i).preferredHosts();
@@ -126,6 +136,7 @@ final class StageState {
     };
     if (i >= 0) {
       status[i] = TaskStatus.RUNNING;
+      copiesRunning[i]++;
       pending--;
       running++;
       if (!spec(i).preferredHosts().isEmpty()) {
@@ -182,6 +193,31 @@ final class StageState {
       q.pollFirst();
     }
     return false;
+  }
+
+  void succeededIn(long runMs) {
+    if (successes == successMs.length) {
+      successMs = java.util.Arrays.copyOf(successMs, successes * 2);
+    }
+    successMs[successes++] = runMs;
+  }
+
+  /** The median run time of the attempts that succeeded (of an even count, the mean of the middle two). */
+  double medianSuccessMs() {
+    long[] sorted = java.util.Arrays.copyOf(successMs, successes);
+    java.util.Arrays.sort(sorted);
+    return successes % 2 == 1 ? sorted[successes / 2] : (sorted[successes / 2 - 1] + sorted[successes / 2]) / 2.0;
+  }
+
+  /** Speculative copies waiting for a slot: tasks still running with one attempt. */
+  int speculativePending() {
+    int n = 0;
+    for (int i : speculative) {
+      if (status[i] == TaskStatus.RUNNING && copiesRunning[i] == 1) {
+        n++;
+      }
+    }
+    return n;
   }
 
   boolean complete() {

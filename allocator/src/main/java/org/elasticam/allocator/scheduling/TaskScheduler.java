@@ -23,8 +23,29 @@ public final class TaskScheduler {
   /** An executor with free task slots. */
   public record Offer(String executorId, String host, int freeSlots) {}
 
-  /** What a task's end meant. */
-  public record TaskEnd(TaskAttempt attempt, Optional<Integer> stageCompleted, Optional<String> jobFailure) {}
+  /**
+   * What a task's end meant. {@code counted} is false for an attempt whose task another attempt
+   * finished first (its output must not be used); {@code redundant} are the attempts still running
+   * of a task this end completed, which the caller kills.
+   */
+  public record TaskEnd(TaskAttempt attempt, Optional<Integer> stageCompleted, Optional<String> jobFailure,
+      boolean counted, List<TaskAttempt> redundant) {
+    public TaskEnd(TaskAttempt attempt, Optional<Integer> stageCompleted, Optional<String> jobFailure) {
+      this(attempt, stageCompleted, jobFailure, true, List.of());
+    }
+  }
+
+  /**
+   * Spark's speculation: once {@code quantile} of a stage's tasks succeeded, a task running longer
+   * than {@code multiplier} × their median run time (and at least {@code minTaskRuntimeMs}) gets one
+   * copy on another host; the first attempt to succeed wins.
+   */
+  public record Speculation(boolean enabled, double multiplier, double quantile, long minTaskRuntimeMs) {
+    public static final Speculation OFF = new Speculation(false, 1.5, 0.75, 100);
+  }
+
+  /** A running attempt found slow: it ran {@code runMs} against its stage's {@code thresholdMs}. */
+  public record SlowTask(TaskAttempt attempt, long runMs, long thresholdMs) {}
 
   private final int maxFailures;
   private final long localityWaitMs;
@@ -42,6 +63,11 @@ public final class TaskScheduler {
   private final Map<String, Long> unfetchableUntilMs = new HashMap<>();
   /** Hosts no task runs on, after repeated task failures there. */
   private TaskFailureExclusions excludedHosts = new TaskFailureExclusions(false, 1, Duration.ZERO);
+  private Speculation speculation = Speculation.OFF;
+  /** Per task (stage and index), the running attempt allowed to publish its output. */
+  private final Map<Long, Long> commitHolders = new HashMap<>();
+  /** Entries in the stages' speculative queues, some perhaps stale: scheduling looks at them while any. */
+  private int speculativeQueued;
   private long nextTaskId = 1;
   private int doneTasks;
   private int pendingTasks;
@@ -159,7 +185,7 @@ public final class TaskScheduler {
    */
   public List<TaskAttempt> schedule(List<Offer> offers, long nowMs) {
     List<TaskAttempt> out = new ArrayList<>();
-    if (pendingTasks == 0) {
+    if (pendingTasks == 0 && speculativeQueued == 0) {
       return out;
     }
     for (StageState s : active.values()) {
@@ -172,7 +198,7 @@ public final class TaskScheduler {
       free[i] = offers.get(i).freeSlots();
     }
     boolean progress = true;
-    while (progress && pendingTasks > 0) {
+    while (progress && (pendingTasks > 0 || speculativeQueued > 0)) {
       progress = false;
       for (int i = 0; i < offers.size(); i++) {
         if (free[i] > 0) {
@@ -259,7 +285,113 @@ public final class TaskScheduler {
         s.declinedInRound = true;
       }
     }
+    // Copies come after every task that has not run at all, as Spark's: a copy only saves time.
+    for (StageState s : speculativeQueued == 0 ? List.<StageState>of() : active.values()) {
+      if (!s.paused) {
+        int index = takeSpeculative(s, offer.host());
+        if (index >= 0) {
+          return launch(s, index, offer, rack, nowMs, true);
+        }
+      }
+    }
     return null;
+  }
+
+  /** A task of {@code s} waiting for a copy that has no attempt on {@code host}, or -1; stale entries go. */
+  private int takeSpeculative(StageState s, String host) {
+    for (java.util.Iterator<Integer> it = s.speculative.iterator(); it.hasNext(); ) {
+      int i = it.next();
+      if (s.status[i] != StageState.TaskStatus.RUNNING || s.copiesRunning[i] != 1) {
+        it.remove();
+        speculativeQueued--;
+      } else if (running.values().stream().noneMatch(
+          a -> a.stageId() == s.stage.id() && a.index() == i && a.host().equals(host))) {
+        it.remove();
+        speculativeQueued--;
+        s.copiesRunning[i]++;
+        s.running++;
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  public void speculation(Speculation speculation) {
+    this.speculation = speculation;
+  }
+
+  /**
+   * Running attempts slow enough for a copy, each task at most once: they wait for a slot on
+   * another host. Called every {@code elasticam.speculation.interval}.
+   */
+  public List<SlowTask> findSlowTasks(long nowMs) {
+    if (!speculation.enabled()) {
+      return List.of();
+    }
+    Map<Integer, Long> thresholds = new HashMap<>();
+    for (StageState s : active.values()) {
+      int minFinished = Math.max((int) Math.floor(speculation.quantile() * s.status.length), 1);
+      if (!s.paused && s.successes >= minFinished) {
+        thresholds.put(s.stage.id(), Math.max(Math.round(speculation.multiplier() * s.medianSuccessMs()),
+            speculation.minTaskRuntimeMs()));
+      }
+    }
+    List<SlowTask> out = new ArrayList<>();
+    if (thresholds.isEmpty()) {
+      return out;
+    }
+    for (TaskAttempt a : running.values()) {
+      Long threshold = thresholds.get(a.stageId());
+      StageState s = active.get(a.stageId());
+      int i = a.index();
+      if (threshold != null && !s.speculated[i] && s.copiesRunning[i] == 1
+          && s.status[i] == StageState.TaskStatus.RUNNING && nowMs - a.startMs() > threshold) {
+        s.speculated[i] = true;
+        s.speculative.add(i);
+        speculativeQueued++;
+        out.add(new SlowTask(a, nowMs - a.startMs(), threshold));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Whether this running attempt may publish its task's output: the first to ask of a task not
+   * done yet gets the right and keeps it until it ends; no other attempt gets it meanwhile, nor
+   * any after the task is done. A failed holder's right goes to the next to ask.
+   */
+  public boolean mayCommit(long taskId) {
+    TaskAttempt a = running.get(taskId);
+    StageState s = a == null ? null : active.get(a.stageId());
+    if (s == null || s.status[a.index()] == StageState.TaskStatus.DONE) {
+      return false;
+    }
+    return commitHolders.computeIfAbsent(taskKey(a), k -> taskId) == taskId;
+  }
+
+  /** A running attempt by its task id. */
+  public Optional<TaskAttempt> runningAttempt(long taskId) {
+    return Optional.ofNullable(running.get(taskId));
+  }
+
+  /** Whether another attempt of this running attempt's task holds the right to publish. */
+  public boolean commitHeldByAnother(long taskId) {
+    TaskAttempt a = running.get(taskId);
+    Long holder = a == null ? null : commitHolders.get(taskKey(a));
+    return holder != null && holder != taskId;
+  }
+
+  private static long taskKey(TaskAttempt a) {
+    return ((long) a.stageId() << 32) | a.index();
+  }
+
+  /** Copies found needed that have not started yet. */
+  public int speculativePending() {
+    int n = 0;
+    for (StageState s : speculativeQueued == 0 ? List.<StageState>of() : active.values()) {
+      n += s.speculativePending();
+    }
+    return n;
   }
 
   /**
@@ -296,6 +428,10 @@ public final class TaskScheduler {
 
   private TaskAttempt launch(StageState s, int index, Offer offer, String rack, long nowMs) {
     pendingTasks--;
+    return launch(s, index, offer, rack, nowMs, false);
+  }
+
+  private TaskAttempt launch(StageState s, int index, Offer offer, String rack, long nowMs, boolean speculative) {
     List<String> prefs = s.spec(index).preferredHosts();
     Locality actual = Locality.ANY;
     if (prefs.contains(offer.host())) {
@@ -309,7 +445,7 @@ public final class TaskScheduler {
     }
     int attempt = s.attempts[index]++;
     TaskAttempt a = new TaskAttempt(nextTaskId++, s.stage.id(), index, attempt, offer.executorId(), offer.host(),
-        actual, nowMs, s.stage.taskClass(), s.spec(index).params());
+        actual, nowMs, s.stage.taskClass(), s.spec(index).params(), speculative);
     running.put(a.taskId(), a);
     runningOn.computeIfAbsent(offer.executorId(), k -> new HashSet<>()).add(a.taskId());
     return a;
@@ -317,25 +453,45 @@ public final class TaskScheduler {
 
   /** Records a task's end; empty for a task this scheduler no longer tracks (a late report). */
   public Optional<TaskEnd> taskEnded(long taskId, boolean succeeded, boolean killed, String error) {
+    return taskEnded(taskId, succeeded, killed, error, -1);
+  }
+
+  /**
+   * Records a task's end, {@code runMs} its run time (negative when unknown: speculation then does
+   * not learn from it); empty for a task this scheduler no longer tracks (a late report).
+   */
+  public Optional<TaskEnd> taskEnded(long taskId, boolean succeeded, boolean killed, String error, long runMs) {
     TaskAttempt a = forget(taskId);
     if (a == null) {
       return Optional.empty();
     }
+    commitHolders.remove(taskKey(a), taskId);
     StageState s = active.get(a.stageId());
     if (s == null) {
-      return Optional.of(new TaskEnd(a, Optional.empty(), Optional.empty()));
+      // Its stage completed while it ran: every task of it was done by another attempt.
+      return Optional.of(new TaskEnd(a, Optional.empty(), Optional.empty(), false, List.of()));
     }
     s.running--;
+    s.copiesRunning[a.index()]--;
+    if (s.status[a.index()] == StageState.TaskStatus.DONE) {
+      // Another attempt of this task won; this one's output, if any, is not used.
+      return Optional.of(new TaskEnd(a, Optional.empty(), Optional.empty(), false, List.of()));
+    }
     if (succeeded) {
       s.status[a.index()] = StageState.TaskStatus.DONE;
       s.done++;
       doneTasks++;
+      if (runMs >= 0) {
+        s.succeededIn(runMs);
+      }
+      List<TaskAttempt> redundant = s.copiesRunning[a.index()] == 0 ? List.of() : running.values().stream()
+          .filter(o -> o.stageId() == a.stageId() && o.index() == a.index()).toList();
       if (s.complete()) {
         active.remove(a.stageId());
         completedAttempts.put(a.stageId(), s.attempts);
-        return Optional.of(new TaskEnd(a, Optional.of(a.stageId()), Optional.empty()));
+        return Optional.of(new TaskEnd(a, Optional.of(a.stageId()), Optional.empty(), true, redundant));
       }
-      return Optional.of(new TaskEnd(a, Optional.empty(), Optional.empty()));
+      return Optional.of(new TaskEnd(a, Optional.empty(), Optional.empty(), true, redundant));
     }
     if (!killed && ++s.failures[a.index()] >= maxFailures) {
       return Optional.of(new TaskEnd(a, Optional.empty(), Optional.of("Task " + a.index() + " of stage "
@@ -343,8 +499,11 @@ public final class TaskScheduler {
           + " (elasticam.task.maxFailures=" + maxFailures + "); last error: "
           + TaskErrors.withParams(error, a.params()))));
     }
-    s.enqueue(a.index(), rackOf);
-    pendingTasks++;
+    if (s.copiesRunning[a.index()] == 0) {
+      s.enqueue(a.index(), rackOf);
+      pendingTasks++;
+    }
+    // else the other attempt still runs: it is the task's attempt now, and it is not copied again.
     return Optional.of(new TaskEnd(a, Optional.empty(), Optional.empty()));
   }
 

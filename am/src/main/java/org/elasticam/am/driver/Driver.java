@@ -20,9 +20,11 @@ import org.elasticam.allocator.streaming.StreamingDecision;
 import org.elasticam.allocator.streaming.StreamingPolicy;
 import org.elasticam.am.loop.AmLoop;
 import org.elasticam.api.Stage;
+import org.elasticam.rpc.proto.CommitAnswer;
 import org.elasticam.rpc.proto.DriverMessage;
 import org.elasticam.rpc.proto.ExecutorMessage;
 import org.elasticam.rpc.proto.HeartbeatAck;
+import org.elasticam.rpc.proto.KillTask;
 import org.elasticam.rpc.proto.LaunchTask;
 import org.elasticam.rpc.proto.Register;
 import org.elasticam.rpc.proto.Registered;
@@ -91,6 +93,7 @@ public final class Driver implements DriverService.SessionHandler {
    */
   private final Map<String, String> retiring = new LinkedHashMap<>();
   private int target;
+  private long lastSpeculationCheckMs;
   private int stagesDone;
   private Outcome outcome;
   /** After an AM restart, what the earlier attempts left; null on a first attempt. */
@@ -143,6 +146,7 @@ public final class Driver implements DriverService.SessionHandler {
     DriverSettings.ExcludeOnFailure x = settings.excludeOnFailure();
     this.taskExclusions = new TaskFailureExclusions(x.enabled(), x.maxFailedTasksPerNode(), x.timeout());
     scheduler.excludeOnFailure(taskExclusions);
+    scheduler.speculation(settings.speculation());
   }
 
   /** Records completed stages here, for a later attempt of the AM. Before {@link #start}. */
@@ -306,6 +310,7 @@ public final class Driver implements DriverService.SessionHandler {
       syncTarget();
     }
     checkHeartbeats();
+    speculate();
     if (dynamic != null) {
       applyDecision(dynamic.tick(clock.nowMs()));
     }
@@ -592,6 +597,12 @@ public final class Driver implements DriverService.SessionHandler {
           taskUpdate(session, m.getTaskUpdate());
         }
       }
+      case COMMIT_REQUEST -> {
+        if (session.registered()) {
+          session.lastHeardMs = clock.nowMs();
+          commitRequest(session, m.getCommitRequest().getTaskId());
+        }
+      }
       default -> session.refuse(Status.INVALID_ARGUMENT.withDescription("empty message"));
     }
   }
@@ -851,7 +862,8 @@ public final class Driver implements DriverService.SessionHandler {
   }
 
   private void revive() {
-    if (outcome != null || scheduler.pendingTasks() == 0 || executors.isEmpty() || !enoughRegistered()) {
+    if (outcome != null || scheduler.pendingTasks() == 0 && scheduler.speculativePending() == 0
+        || executors.isEmpty() || !enoughRegistered()) {
       return;
     }
     List<TaskScheduler.Offer> offers = new ArrayList<>();
@@ -866,7 +878,8 @@ public final class Driver implements DriverService.SessionHandler {
         dynamic.taskStarted(a, clock.nowMs());
       }
       events.write("task_start", "stage_id", a.stageId(), "task", a.index(), "attempt", a.attempt(),
-          "executor_id", a.executorId(), "host", a.host(), "locality", a.locality().name());
+          "executor_id", a.executorId(), "host", a.host(), "locality", a.locality().name(),
+          "speculative", a.speculative());
       LaunchTask.Builder launch = LaunchTask.newBuilder().setTaskId(a.taskId()).setStageId(a.stageId())
           .setPartition(a.index()).setAttempt(a.attempt()).setTaskClass(a.taskClass()).putAllParams(a.params());
       Stage stage = stages.get(a.stageId());
@@ -881,6 +894,42 @@ public final class Driver implements DriverService.SessionHandler {
     }
   }
 
+  /** The output commit coordinator: one attempt per task may publish; an executor asks only for its own. */
+  private void commitRequest(ExecutorSession session, long taskId) {
+    boolean own = scheduler.runningAttempt(taskId).map(a -> a.executorId().equals(session.executorId)).orElse(false);
+    boolean allowed = own && scheduler.mayCommit(taskId);
+    scheduler.runningAttempt(taskId).ifPresent(a -> {
+      if (allowed) {
+        LOG.debug("Attempt {} of task {} of stage {} may commit", a.attempt(), a.index(), a.stageId());
+      } else {
+        LOG.info("Attempt {} of task {} of stage {} on executor {} may not commit: another attempt does",
+            a.attempt(), a.index(), a.stageId(), a.executorId());
+      }
+    });
+    session.send(DriverMessage.newBuilder().setCommitAnswer(
+        CommitAnswer.newBuilder().setTaskId(taskId).setAllowed(allowed)).build());
+  }
+
+  /** Every elasticam.speculation.interval: slow tasks found get a copy on another host when a slot frees. */
+  private void speculate() {
+    long now = clock.nowMs();
+    if (!settings.speculation().enabled() || now - lastSpeculationCheckMs < settings.speculationInterval().toMillis()) {
+      return;
+    }
+    lastSpeculationCheckMs = now;
+    for (TaskScheduler.SlowTask slow : scheduler.findSlowTasks(now)) {
+      TaskAttempt a = slow.attempt();
+      LOG.info("Task {} of stage {} (attempt {} on {}) has run {} ms, over its stage's {} ms"
+          + " (elasticam.speculation.multiplier x the median of its finished tasks): a copy runs on another host",
+          a.index(), a.stageId(), a.attempt(), a.host(), slow.runMs(), slow.thresholdMs());
+      events.write("task_speculated", "stage_id", a.stageId(), "task", a.index(), "attempt", a.attempt(),
+          "executor_id", a.executorId(), "run_ms", slow.runMs(), "threshold_ms", slow.thresholdMs());
+      if (dynamic != null) {
+        dynamic.speculativeTaskSubmitted(a, now);
+      }
+    }
+  }
+
   private void taskUpdate(ExecutorSession session, TaskUpdate u) {
     if (u.getState() == TaskState.TASK_STATE_RUNNING) {
       return;
@@ -888,12 +937,28 @@ public final class Driver implements DriverService.SessionHandler {
     boolean ok = u.getState() == TaskState.TASK_STATE_SUCCEEDED;
     boolean fetchFailed = u.getState() == TaskState.TASK_STATE_FETCH_FAILED;
     // A fetch failure is lost input, not a fault of the task: it goes back to pending uncounted.
-    boolean killed = u.getState() == TaskState.TASK_STATE_KILLED || fetchFailed;
-    Optional<TaskScheduler.TaskEnd> end = scheduler.taskEnded(u.getTaskId(), ok, killed, u.getError());
+    // An attempt that fails while another attempt of its task publishes the output (which may
+    // remove what this one left) is superseded, not faulty.
+    boolean killed = u.getState() == TaskState.TASK_STATE_KILLED || fetchFailed
+        || !ok && scheduler.commitHeldByAnother(u.getTaskId());
+    long runMs = scheduler.runningAttempt(u.getTaskId()).map(r -> clock.nowMs() - r.startMs()).orElse(-1L);
+    Optional<TaskScheduler.TaskEnd> end = scheduler.taskEnded(u.getTaskId(), ok, killed, u.getError(), runMs);
     if (end.isEmpty()) {
       return;
     }
     TaskAttempt a = end.get().attempt();
+    if (!end.get().counted()) {
+      supersededEnded(a, u, ok);
+      return;
+    }
+    for (TaskAttempt other : end.get().redundant()) {
+      LOG.info("Task {} of stage {}: attempt {} on {} succeeded first; killing attempt {} on executor {}", a.index(),
+          a.stageId(), a.attempt(), a.host(), other.attempt(), other.executorId());
+      ExecutorSession on = executors.get(other.executorId());
+      if (on != null) {
+        on.send(DriverMessage.newBuilder().setKillTask(KillTask.newBuilder().setTaskId(other.taskId())).build());
+      }
+    }
     if (dynamic != null) {
       dynamic.taskEnded(a, ok, killed, clock.nowMs());
     }
@@ -919,7 +984,11 @@ public final class Driver implements DriverService.SessionHandler {
     String status = ok ? "SUCCESS" : fetchFailed ? "FAILED" : killed ? "KILLED" : "FAILED";
     List<Object> fields = new ArrayList<>(List.of("stage_id", a.stageId(), "task", a.index(), "attempt", a.attempt(),
         "executor_id", a.executorId(), "host", a.host(), "locality", a.locality().name(),
-        "duration_ms", clock.nowMs() - a.startMs(), "status", status, "fetch_failed", fetchFailed));
+        "duration_ms", clock.nowMs() - a.startMs(), "status", status, "fetch_failed", fetchFailed,
+        "speculative", a.speculative()));
+    if (!end.get().redundant().isEmpty()) {
+      fields.addAll(List.of("won_over_attempts", end.get().redundant().stream().map(TaskAttempt::attempt).toList()));
+    }
     if (status.equals("FAILED") && !fetchFailed) {
       taskFailedOn(a);
     }
@@ -942,6 +1011,21 @@ public final class Driver implements DriverService.SessionHandler {
     }
     retireIfIdle(a.executorId());
     end.get().stageCompleted().ifPresent(this::stageCompleted);
+    revive();
+  }
+
+  /** An attempt whose task another attempt completed: its output is not used, its end counts for nothing. */
+  private void supersededEnded(TaskAttempt a, TaskUpdate u, boolean ok) {
+    if (dynamic != null) {
+      dynamic.taskEnded(a, false, true, clock.nowMs());
+    }
+    events.write("task_end", "stage_id", a.stageId(), "task", a.index(), "attempt", a.attempt(),
+        "executor_id", a.executorId(), "host", a.host(), "locality", a.locality().name(),
+        "duration_ms", clock.nowMs() - a.startMs(), "status", ok ? "SUCCESS" : "KILLED", "fetch_failed", false,
+        "speculative", a.speculative(), "superseded", true);
+    LOG.info("Attempt {} of task {} of stage {} on executor {} ended ({}) after another attempt of it succeeded",
+        a.attempt(), a.index(), a.stageId(), a.executorId(), u.getState());
+    retireIfIdle(a.executorId());
     revive();
   }
 

@@ -1,6 +1,7 @@
 package org.elasticam.am.driver;
 
 import java.time.Duration;
+import org.elasticam.allocator.scheduling.TaskScheduler;
 import org.elasticam.conf.ElasticConf;
 import org.elasticam.conf.ExecutorKeys;
 import org.elasticam.conf.YarnKeys;
@@ -14,11 +15,21 @@ import org.elasticam.conf.YarnKeys;
  * @param lostReleaseGrace how long a lost executor's container may take to report its own exit
  *     before the AM releases it
  * @param excludeOnFailure nodes the job stops using after repeated task failures there
+ * @param speculation when a slow task gets a copy, and how often tasks are checked
  */
 public record DriverSettings(String appId, int staticTarget, int taskCpus, int maxTaskFailures,
     Duration localityWait, Duration heartbeatInterval, Duration heartbeatTimeout, Duration registrationTimeout,
     double minRegisteredRatio, Duration maxRegisteredWait, Duration lostReleaseGrace,
-    ExcludeOnFailure excludeOnFailure) {
+    ExcludeOnFailure excludeOnFailure, TaskScheduler.Speculation speculation, Duration speculationInterval) {
+
+  /** Without speculation, as tests that do not exercise it build the settings. */
+  public DriverSettings(String appId, int staticTarget, int taskCpus, int maxTaskFailures, Duration localityWait,
+      Duration heartbeatInterval, Duration heartbeatTimeout, Duration registrationTimeout, double minRegisteredRatio,
+      Duration maxRegisteredWait, Duration lostReleaseGrace, ExcludeOnFailure excludeOnFailure) {
+    this(appId, staticTarget, taskCpus, maxTaskFailures, localityWait, heartbeatInterval, heartbeatTimeout,
+        registrationTimeout, minRegisteredRatio, maxRegisteredWait, lostReleaseGrace, excludeOnFailure,
+        TaskScheduler.Speculation.OFF, Duration.ofMillis(100));
+  }
 
   /** elasticam.excludeOnFailure.*: off, or the failed tasks per node that exclude it, for how long. */
   public record ExcludeOnFailure(boolean enabled, int maxFailedTasksPerNode, Duration timeout) {
@@ -42,7 +53,10 @@ public record DriverSettings(String appId, int staticTarget, int taskCpus, int m
         lostReleaseGrace(conf.get(YarnKeys.HEARTBEAT_INTERVAL)),
         new ExcludeOnFailure(conf.get(ExecutorKeys.EXCLUDE_ON_TASK_FAILURE),
             conf.get(ExecutorKeys.EXCLUDE_MAX_FAILED_TASKS_PER_NODE),
-            conf.get(ExecutorKeys.EXCLUDE_ON_TASK_FAILURE_TIMEOUT)));
+            conf.get(ExecutorKeys.EXCLUDE_ON_TASK_FAILURE_TIMEOUT)),
+        new TaskScheduler.Speculation(conf.get(ExecutorKeys.SPECULATION), conf.get(ExecutorKeys.SPECULATION_MULTIPLIER),
+            conf.get(ExecutorKeys.SPECULATION_QUANTILE), conf.get(ExecutorKeys.SPECULATION_MIN_TASK_RUNTIME).toMillis()),
+        conf.get(ExecutorKeys.SPECULATION_INTERVAL));
   }
 
   /**

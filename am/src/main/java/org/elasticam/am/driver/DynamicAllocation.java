@@ -76,6 +76,11 @@ final class DynamicAllocation {
     policy.shuffleCleaned(shuffleId, nowMs);
   }
 
+  /** A slow task will get a copy: the copy counts in the need until it starts (or is no longer needed). */
+  void speculativeTaskSubmitted(TaskAttempt a, long nowMs) {
+    policy.speculativeTaskSubmitted(a.stageId(), attempts.getOrDefault(a.stageId(), 0), a.index(), nowMs);
+  }
+
   void taskStarted(TaskAttempt a, long nowMs) {
     policy.taskStarted(info(a), nowMs);
   }
@@ -108,6 +113,6 @@ final class DynamicAllocation {
   }
 
   private TaskInfo info(TaskAttempt a) {
-    return new TaskInfo(a.stageId(), attempts.getOrDefault(a.stageId(), 0), a.index(), a.executorId(), false);
+    return new TaskInfo(a.stageId(), attempts.getOrDefault(a.stageId(), 0), a.index(), a.executorId(), a.speculative());
   }
 }

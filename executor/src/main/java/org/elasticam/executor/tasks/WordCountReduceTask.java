@@ -17,8 +17,9 @@ import org.elasticam.api.TaskContext;
  * Sums the counts of one partition of the words (stage 0's shuffle) and writes
  * {@code part-NNNNN}: one {@code word<TAB>count} line per word, in byte order of the words. The
  * file is written under a hidden name and renamed into place, so a reader never sees half a part
- * and a re-run replaces it whole; what attempts killed mid-write left behind is removed once the
- * part is in place.
+ * and a re-run replaces it whole; only the attempt the driver lets commit renames (with
+ * speculation, a copy and its original both write), and what other attempts left behind is
+ * removed once the part is in place.
  */
 public final class WordCountReduceTask implements Task {
 
@@ -54,6 +55,11 @@ public final class WordCountReduceTask implements Task {
       if (!done) {
         fs.delete(tmp, false);
       }
+    }
+    if (!context.canCommit()) {
+      // A speculative copy or the original publishes this part; this attempt's file goes.
+      fs.delete(tmp, false);
+      return;
     }
     fs.delete(part, false);
     if (!fs.rename(tmp, part)) {

@@ -35,8 +35,26 @@ class WordCountReduceTaskTest {
     }
   }
 
-  /** Partition {@code partition}, attempt {@code attempt} on executor 5, reading {@code records} in key order. */
+  @Test
+  void anAttemptTheDriverDoesNotLetCommitPublishesNothingAndRemovesItsFile() throws Exception {
+    Files.writeString(out.resolve("part-00001"), "apple\t5\n");
+    new WordCountReduceTask().run(context(1, 2, List.of(Map.entry("apple", 7L)), false));
+    assertEquals("apple\t5\n", Files.readString(out.resolve("part-00001")), "the winner's part stays");
+    try (Stream<Path> files = Files.list(out)) {
+      assertEquals(List.of("part-00001"),
+          files.map(p -> p.getFileName().toString()).filter(n -> !n.endsWith(".crc")).sorted().toList());
+    }
+  }
+
   private TaskContext context(int partition, int attempt, List<Map.Entry<String, Long>> records) {
+    return context(partition, attempt, records, true);
+  }
+
+  /**
+   * Partition {@code partition}, attempt {@code attempt} on executor 5, reading {@code records} in
+   * key order; the driver answers {@code mayCommit} when asked.
+   */
+  private TaskContext context(int partition, int attempt, List<Map.Entry<String, Long>> records, boolean mayCommit) {
     Iterator<Map.Entry<String, Long>> it = records.iterator();
     ShuffleInput input = new ShuffleInput() {
       private Map.Entry<String, Long> current;
@@ -96,6 +114,11 @@ class WordCountReduceTaskTest {
       @Override
       public boolean isKilled() {
         return false;
+      }
+
+      @Override
+      public boolean canCommit() {
+        return mayCommit;
       }
 
       @Override
