@@ -319,10 +319,12 @@ public final class ApplicationMaster {
           elastic.getOptional(YarnKeys.NODE_LABEL_EXPRESSION).filter(s -> !s.isBlank()), RackLookup.hadoop(conf),
           nodes, amEvents, clock);
       Restart restart = loop.call(() -> resume(reg, previous, attempt, allocator, executorSeconds, events, loop));
-      try (AutoCloseable j = restart.journal() == null ? () -> { } : restart.journal()) {
+      try (AutoCloseable j = restart.journal() == null ? () -> { } : restart.journal();
+          ServiceShuffleCleaner cleaner = new ServiceShuffleCleaner(appId, RequestSigner.deriveShuffleSecret(secret),
+              org.elasticam.shuffle.client.ClientSettings.from(elastic), clock)) {
         Outcome outcome = plan == null ? done.get()
             : drive(loop, events, amEvents, holder, allocator, amClient, plan, appId, nodes, restart,
-                dial[0], Integer.parseInt(dial[1]));
+                dial[0], Integer.parseInt(dial[1]), cleaner);
         return finish(outcome, loop, events, amEvents, executorSeconds, holder, allocator, amClient, trackingUrl);
       }
     } finally {
@@ -389,7 +391,7 @@ public final class ApplicationMaster {
 
   private Outcome drive(AmLoop loop, EventLog events, AmEvents amEvents, DriverHolder holder, YarnAllocator allocator,
       AMRMClient<ContainerRequest> amClient, JobPlan plan, String appId, ClusterNodes nodes, Restart restart,
-      String amHost, int rpcPort) throws Exception {
+      String amHost, int rpcPort, org.elasticam.am.driver.ShuffleCleaner cleaner) throws Exception {
     RackLookup racks = RackLookup.hadoop(conf);
     TaskScheduler scheduler = new TaskScheduler(elastic.get(ExecutorKeys.TASK_MAX_FAILURES),
         elastic.get(ExecutorKeys.LOCALITY_WAIT), racks::rackOf);
@@ -409,6 +411,7 @@ public final class ApplicationMaster {
     Driver driver = new Driver(DriverSettings.from(elastic, appId), loop, plan, scheduler, port, events, clock,
         done::complete, policy, streamingPolicy, elastic.get(org.elasticam.conf.StreamingKeys.DEBUG));
     amEvents.attach(driver);
+    driver.shuffleCleaner(cleaner);
     if (restart.journal() != null) {
       driver.recordTo(restart.journal());
     }

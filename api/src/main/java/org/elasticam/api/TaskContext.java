@@ -46,7 +46,8 @@ public interface TaskContext {
   ShuffleOutput shuffleOutput();
 
   /**
-   * This task's partition of the shuffle written by parent stage {@code parentStageId}: partition
+   * This task's partition of the shuffle written by parent stage {@code parentStageId} (as the job
+   * named it: a streaming job's tasks use their batch's own stage ids): partition
    * {@link #partition()}, from every map task of that stage.
    *
    * @throws IllegalArgumentException when that stage is not a parent of this one that writes shuffle output

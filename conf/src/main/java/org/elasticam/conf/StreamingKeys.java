@@ -86,5 +86,14 @@ public final class StreamingKeys {
       .doc("Log every streaming decision with its inputs.")
       .build();
 
+  public static final ConfigKey<Integer> MAX_CONSECUTIVE_FAILED_BATCHES =
+      key("elasticam.streaming.maxConsecutiveFailedBatches", ValueType.INT)
+          .defaultValue(3)
+          .check(v -> v >= 0, "must be >= 0")
+          .doc("A batch whose task failed elasticam.task.maxFailures times is abandoned, reported, and the"
+              + " stream goes on with the next batch; this many failed batches in a row end the job as failed"
+              + " (0: the first failed batch does).")
+          .build();
+
   private StreamingKeys() {}
 }

@@ -145,7 +145,10 @@ final class RunningTask implements TaskContext {
 
   @Override
   public ShuffleInput shuffleInput(int parentStageId) throws IOException {
-    ShuffleRead read = spec.getShuffleReadsList().stream().filter(r -> r.getShuffleId() == parentStageId).findFirst()
+    // Below the batch's base, an id is the batch's own, as the streaming job named its stages.
+    int shuffleId = parentStageId >= 0 && parentStageId < spec.getStageIdBase()
+        ? spec.getStageIdBase() + parentStageId : parentStageId;
+    ShuffleRead read = spec.getShuffleReadsList().stream().filter(r -> r.getShuffleId() == shuffleId).findFirst()
         .orElseThrow(() -> new IllegalArgumentException("stage " + parentStageId + " is not a parent of stage "
             + spec.getStageId() + " that writes shuffle output"));
     BlockBuffer buffer = new BlockBuffer(shuffleMemoryBytes, scratch.resolve("shuffle-in-" + parentStageId));

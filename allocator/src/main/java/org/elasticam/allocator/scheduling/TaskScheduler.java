@@ -145,6 +145,25 @@ public final class TaskScheduler {
     }
   }
 
+  /**
+   * Gives up an active stage (its batch failed): none of its tasks runs again, and the reports of
+   * those running now will be ignored. Returns them, for the caller to kill.
+   */
+  public List<TaskAttempt> abort(int stageId) {
+    StageState s = active.remove(stageId);
+    if (s == null) {
+      return List.of();
+    }
+    pendingTasks -= s.pending;
+    List<TaskAttempt> runningNow = running.values().stream().filter(a -> a.stageId() == stageId).toList();
+    runningNow.forEach(a -> {
+      forget(a.taskId());
+      commitHolders.remove(taskKey(a));
+    });
+    speculativeQueued -= s.speculative.size();
+    return runningNow;
+  }
+
   /** Holds a stage's pending tasks back (its input is being recomputed) until {@link #resume}. */
   public void pause(int stageId) {
     StageState s = active.get(stageId);

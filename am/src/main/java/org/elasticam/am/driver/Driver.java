@@ -82,6 +82,9 @@ public final class Driver implements DriverService.SessionHandler {
   private final Map<Integer, Integer> readersLeft = new java.util.HashMap<>();
   /** Shuffles every reader of which completed: their output is no longer needed. */
   private final Set<Integer> consumed = new HashSet<>();
+  /** Per shuffle, its readers that completed, against the plan's count of all its readers. */
+  private final Map<Integer, Integer> readersDone = new java.util.HashMap<>();
+  private ShuffleCleaner shuffleCleaner = ShuffleCleaner.NONE;
   /** Nodes being decommissioned, until they leave or are recommissioned. */
   private final Set<String> decommissioning = new HashSet<>();
   private final Map<Integer, Integer> fetchFailures = new java.util.HashMap<>();
@@ -134,7 +137,8 @@ public final class Driver implements DriverService.SessionHandler {
     this.dynamic = policy == null ? null : new DynamicAllocation(policy);
     this.streamingPolicy = streamingPolicy;
     this.streaming = plan instanceof StreamingPlan sp
-        ? new StreamingRun(sp, streamingPolicy, streamingDebug, new StreamingHost(), loop, events, clock) : null;
+        ? new StreamingRun(sp, streamingPolicy, streamingDebug, new StreamingHost(), loop, events, clock,
+            settings.maxConsecutiveFailedBatches()) : null;
     this.settings = settings;
     this.loop = loop;
     this.plan = plan;
@@ -359,12 +363,29 @@ public final class Driver implements DriverService.SessionHandler {
     }
 
     @Override
+    public void abandonStages(List<Integer> stageIds) {
+      for (int id : stageIds) {
+        for (TaskAttempt a : scheduler.abort(id)) {
+          ExecutorSession on = executors.get(a.executorId());
+          if (on != null) {
+            on.send(DriverMessage.newBuilder().setKillTask(KillTask.newBuilder().setTaskId(a.taskId())).build());
+          }
+          if (dynamic != null) {
+            dynamic.taskEnded(a, false, true, clock.nowMs());
+          }
+        }
+      }
+    }
+
+    @Override
     public void forgetStages(List<Integer> stageIds) {
       for (int id : stageIds) {
+        cleanShuffle(id, "its batch is done");
         stages.remove(id);
         scheduler.forget(id);
         mapOutputs.forget(id);
         readersLeft.remove(id);
+        readersDone.remove(id);
         consumed.remove(id);
         fetchFailures.remove(id);
         if (dynamic != null) {
@@ -882,6 +903,9 @@ public final class Driver implements DriverService.SessionHandler {
           "speculative", a.speculative());
       LaunchTask.Builder launch = LaunchTask.newBuilder().setTaskId(a.taskId()).setStageId(a.stageId())
           .setPartition(a.index()).setAttempt(a.attempt()).setTaskClass(a.taskClass()).putAllParams(a.params());
+      if (streaming != null) {
+        launch.setStageIdBase(a.stageId() - a.stageId() % StreamingPlan.STAGE_ID_STRIDE);
+      }
       Stage stage = stages.get(a.stageId());
       if (stage.writesShuffle()) {
         launch.setShuffleWrite(ShuffleWrite.newBuilder().setShuffleId(stage.id())
@@ -1000,6 +1024,10 @@ public final class Driver implements DriverService.SessionHandler {
     }
     events.write("task_end", fields.toArray());
     if (end.get().jobFailure().isPresent()) {
+      if (streaming != null && streaming.stageFailed(a.stageId(), end.get().jobFailure().get())) {
+        revive();
+        return;
+      }
       finish(Outcome.failed(end.get().jobFailure().get()));
       return;
     }
@@ -1050,6 +1078,9 @@ public final class Driver implements DriverService.SessionHandler {
           dynamic.shuffleCleaned(p, clock.nowMs());
         }
       }
+      if (readersDone.merge(p, 1, Integer::sum) == plan.readersOf(p)) {
+        cleanShuffle(p, "every stage that reads it completed");
+      }
     }
     events.write("stage_completed", "stage_id", stageId);
     if (streaming != null) {
@@ -1063,6 +1094,32 @@ public final class Driver implements DriverService.SessionHandler {
     if (stagesDone == plan.totalStages()) {
       finish(Outcome.succeeded("all " + plan.totalTasks() + " tasks of " + plan.totalStages() + " stages succeeded"));
     }
+  }
+
+  /** Where shuffles no stage will read again are deleted; set once, before {@link #start}. */
+  public void shuffleCleaner(ShuffleCleaner cleaner) {
+    this.shuffleCleaner = cleaner;
+  }
+
+  /**
+   * Deletes a shuffle's files wherever its output is served, as Spark's ContextCleaner does for a
+   * shuffle no one can read any more: a long job, or a stream, would otherwise fill the nodes'
+   * disks until it ends. Its locations stay known until the stage is forgotten.
+   */
+  private void cleanShuffle(int shuffleId, String why) {
+    Stage stage = stages.get(shuffleId);
+    if (stage == null || !stage.writesShuffle() || !mapOutputs.isShuffle(shuffleId)) {
+      return;
+    }
+    Set<ShuffleCleaner.Server> servers = new java.util.LinkedHashSet<>();
+    for (MapOutputs.Output o : mapOutputs.outputs(shuffleId)) {
+      if (o != null) {
+        servers.add(new ShuffleCleaner.Server(o.host(), o.port()));
+      }
+    }
+    LOG.info("Deleting the files of shuffle {} on {} server(s): {}", shuffleId, servers.size(), why);
+    events.write("shuffle_removed", "shuffle_id", shuffleId, "servers", servers.size(), "reason", why);
+    shuffleCleaner.remove(shuffleId, servers);
   }
 
   // ---- the end ---------------------------------------------------------------------------------

@@ -16,11 +16,13 @@ import org.elasticam.conf.YarnKeys;
  *     before the AM releases it
  * @param excludeOnFailure nodes the job stops using after repeated task failures there
  * @param speculation when a slow task gets a copy, and how often tasks are checked
+ * @param maxConsecutiveFailedBatches failed batches in a row that end a streaming job
  */
 public record DriverSettings(String appId, int staticTarget, int taskCpus, int maxTaskFailures,
     Duration localityWait, Duration heartbeatInterval, Duration heartbeatTimeout, Duration registrationTimeout,
     double minRegisteredRatio, Duration maxRegisteredWait, Duration lostReleaseGrace,
-    ExcludeOnFailure excludeOnFailure, TaskScheduler.Speculation speculation, Duration speculationInterval) {
+    ExcludeOnFailure excludeOnFailure, TaskScheduler.Speculation speculation, Duration speculationInterval,
+    int maxConsecutiveFailedBatches) {
 
   /** Without speculation, as tests that do not exercise it build the settings. */
   public DriverSettings(String appId, int staticTarget, int taskCpus, int maxTaskFailures, Duration localityWait,
@@ -28,7 +30,7 @@ public record DriverSettings(String appId, int staticTarget, int taskCpus, int m
       Duration maxRegisteredWait, Duration lostReleaseGrace, ExcludeOnFailure excludeOnFailure) {
     this(appId, staticTarget, taskCpus, maxTaskFailures, localityWait, heartbeatInterval, heartbeatTimeout,
         registrationTimeout, minRegisteredRatio, maxRegisteredWait, lostReleaseGrace, excludeOnFailure,
-        TaskScheduler.Speculation.OFF, Duration.ofMillis(100));
+        TaskScheduler.Speculation.OFF, Duration.ofMillis(100), 3);
   }
 
   /** elasticam.excludeOnFailure.*: off, or the failed tasks per node that exclude it, for how long. */
@@ -56,7 +58,8 @@ public record DriverSettings(String appId, int staticTarget, int taskCpus, int m
             conf.get(ExecutorKeys.EXCLUDE_ON_TASK_FAILURE_TIMEOUT)),
         new TaskScheduler.Speculation(conf.get(ExecutorKeys.SPECULATION), conf.get(ExecutorKeys.SPECULATION_MULTIPLIER),
             conf.get(ExecutorKeys.SPECULATION_QUANTILE), conf.get(ExecutorKeys.SPECULATION_MIN_TASK_RUNTIME).toMillis()),
-        conf.get(ExecutorKeys.SPECULATION_INTERVAL));
+        conf.get(ExecutorKeys.SPECULATION_INTERVAL),
+        conf.get(org.elasticam.conf.StreamingKeys.MAX_CONSECUTIVE_FAILED_BATCHES));
   }
 
   /**

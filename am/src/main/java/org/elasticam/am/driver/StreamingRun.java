@@ -42,10 +42,13 @@ final class StreamingRun {
     /** Whether the job has ended (failed while a batch was waiting for its time). */
     boolean finished();
 
+    /** The failed batch's stages: none of their tasks runs again; those running are killed. */
+    void abandonStages(List<Integer> stageIds);
+
     /** The batch's stages are done and no later batch reads them: the driver may forget them. */
     void forgetStages(List<Integer> stageIds);
 
-    /** Where the stream is, for a later attempt of the AM. */
+    /** Where the stream is, for a later attempt of the AM: the batches before {@code batchesDone} are behind it. */
     void progress(long startMs, int batchesDone);
   }
 
@@ -68,10 +71,15 @@ final class StreamingRun {
   private int batchesDone;
   private int tasksInBatches;
   private BatchStats last;
+  private final int maxConsecutiveFailedBatches;
+  private int failedInARow;
+  private final List<Integer> failedBatches = new java.util.ArrayList<>();
+  private String lastFailure;
 
   /** @param policy the streaming policy, or null when the executor count is static */
   StreamingRun(StreamingPlan plan, StreamingPolicy policy, boolean debug, Host host, AmLoop loop, EventLog events,
-      Clock clock) {
+      Clock clock, int maxConsecutiveFailedBatches) {
+    this.maxConsecutiveFailedBatches = maxConsecutiveFailedBatches;
     this.plan = plan;
     this.policy = policy;
     this.debug = debug;
@@ -163,7 +171,42 @@ final class StreamingRun {
     return true;
   }
 
+  /**
+   * A task of the stage failed for good. When the stage is the current batch's, the batch is
+   * abandoned and the stream goes on with the next one, unless too many failed in a row.
+   *
+   * @return whether the stage was one of this run's (the run took care of it)
+   */
+  boolean stageFailed(int stageId, String why) {
+    if (!stagesLeft.contains(stageId)) {
+      return false;
+    }
+    long now = clock.nowMs();
+    failedInARow++;
+    failedBatches.add(batch);
+    lastFailure = why;
+    previousEndMs = now;
+    boolean giveUp = failedInARow > maxConsecutiveFailedBatches;
+    LOG.warn("Batch {} failed and is abandoned ({} in a row; elasticam.streaming.maxConsecutiveFailedBatches={}){}: {}",
+        batch, failedInARow, maxConsecutiveFailedBatches, giveUp ? "; the job ends" : "; the stream goes on", why);
+    events.write("batch_failed", "batch", batch, "reason", why, "failed_in_a_row", failedInARow,
+        "processing_ms", now - submittedMs, "records", plan.records(batch));
+    host.abandonStages(List.copyOf(stagesLeft));
+    stagesLeft.clear();
+    host.forgetStages(batchStageIds);
+    if (giveUp) {
+      host.finish(Outcome.failed(failedInARow + " batches in a row failed (elasticam.streaming"
+          + ".maxConsecutiveFailedBatches=" + maxConsecutiveFailedBatches + "); batch " + batch + ": " + why));
+      return true;
+    }
+    // The stream has moved past it: a later AM attempt goes on from the next batch too.
+    host.progress(startMs, batch + 1);
+    endOfBatch();
+    return true;
+  }
+
   private void batchCompleted() {
+    failedInARow = 0;
     long now = clock.nowMs();
     last = new BatchStats(batch, dueMs, submittedMs, Math.max(now, submittedMs), plan.records(batch),
         executorsAtStart, false);
@@ -179,12 +222,25 @@ final class StreamingRun {
     }
     // A stream runs for days: what the driver knows of a finished batch must not pile up.
     host.forgetStages(batchStageIds);
-    host.progress(startMs, batchesDone);
-    if (batchesDone == plan.batches()) {
+    host.progress(startMs, batch + 1);
+    endOfBatch();
+  }
+
+  private void endOfBatch() {
+    if (batch + 1 < plan.batches()) {
+      scheduleNext();
+    } else if (failedBatches.isEmpty()) {
       host.finish(Outcome.succeeded("all " + plan.batches() + " batches (" + tasksInBatches + " tasks) succeeded"));
-      return;
+    } else {
+      host.finish(Outcome.succeeded(batchesDone + " of " + plan.batches() + " batches succeeded; "
+          + failedBatches.size() + " failed and were abandoned (batches " + shortList(failedBatches) + "); the last"
+          + " failure: " + lastFailure));
     }
-    scheduleNext();
+  }
+
+  private static String shortList(List<Integer> batches) {
+    return batches.size() <= 10 ? batches.toString().replaceAll("[\\[\\]]", "")
+        : batches.subList(0, 10).toString().replaceAll("[\\[\\]]", "") + ", …";
   }
 
   void tick(long nowMs) {

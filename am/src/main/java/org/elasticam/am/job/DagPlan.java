@@ -78,6 +78,11 @@ public final class DagPlan implements JobPlan {
   }
 
   @Override
+  public int readersOf(int stageId) {
+    return (int) stages.values().stream().filter(s -> s.parents().contains(stageId)).count();
+  }
+
+  @Override
   public List<Submission> start(long nowMs) {
     return ready(nowMs);
   }

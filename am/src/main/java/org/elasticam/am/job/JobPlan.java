@@ -17,6 +17,12 @@ public interface JobPlan {
 
   List<Submission> stageCompleted(int stageId, long nowMs);
 
+  /**
+   * How many stages of the whole job read stage {@code stageId}'s output, those not submitted yet
+   * included; -1 when the plan cannot tell in advance (a stream's later batches).
+   */
+  int readersOf(int stageId);
+
   /** Every task of every stage, for progress. */
   int totalTasks();
 

@@ -92,6 +92,12 @@ public final class StreamingPlan implements JobPlan {
     return load.records(batch);
   }
 
+  /** Each batch's stages are made when it starts: the run cleans a batch's shuffles once the batch is done. */
+  @Override
+  public int readersOf(int stageId) {
+    return -1;
+  }
+
   @Override
   public List<Submission> start(long nowMs) {
     return List.of();

@@ -53,6 +53,11 @@ public final class TracePlan implements JobPlan {
   }
 
   @Override
+  public int readersOf(int stageId) {
+    return (int) stages.values().stream().filter(s -> s.parents().contains(stageId)).count();
+  }
+
+  @Override
   public List<Submission> start(long nowMs) {
     return expand(replay.start(nowMs));
   }

@@ -17,6 +17,7 @@ import java.util.stream.Collectors;
 import org.elasticam.shuffle.protocol.FetchRequest;
 import org.elasticam.shuffle.protocol.QueryString;
 import org.elasticam.shuffle.protocol.RegisterRequest;
+import org.elasticam.shuffle.protocol.RemoveShuffleRequest;
 import org.elasticam.shuffle.protocol.RequestSigner;
 import org.elasticam.shuffle.protocol.ShuffleProtocol;
 import org.elasticam.time.Clock;
@@ -97,6 +98,21 @@ public final class ShuffleClient implements AutoCloseable {
     withRetries("registration of executor " + executorId, a, () -> {
       Map<String, String> params = r.params(clock.nowMs());
       return exchange(a, "POST", ShuffleProtocol.REGISTER_PATH, params, (c, head, len) -> {
+        c.skip(len);
+        return Boolean.TRUE;
+      });
+    });
+  }
+
+  /**
+   * Asks the service to delete a shuffle's files of this application on its node; blocks until
+   * answered. The service answers 200 whether or not there was anything to delete.
+   */
+  public void removeShuffle(ServiceAddress a, int shuffleId) throws IOException {
+    RemoveShuffleRequest r = new RemoveShuffleRequest(appId, shuffleId);
+    withRetries("removal of shuffle " + shuffleId, a, () -> {
+      Map<String, String> params = r.params(clock.nowMs());
+      return exchange(a, "POST", ShuffleProtocol.REMOVE_SHUFFLE_PATH, params, (c, head, len) -> {
         c.skip(len);
         return Boolean.TRUE;
       });

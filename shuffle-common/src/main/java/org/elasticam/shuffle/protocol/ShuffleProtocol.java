@@ -6,6 +6,7 @@ package org.elasticam.shuffle.protocol;
  * <pre>
  * GET  /v1/fetch?app=&lt;appId&gt;&amp;exec=&lt;execId&gt;&amp;shuffle=&lt;id&gt;&amp;reduce=&lt;r|r1-r2&gt;&amp;maps=&lt;MapIdSet&gt;&amp;ts=&lt;ms&gt;
  * POST /v1/register?app=&lt;appId&gt;&amp;exec=&lt;execId&gt;&amp;dirs=&lt;dir,dir&gt;&amp;ts=&lt;ms&gt;   (no body)
+ * POST /v1/remove-shuffle?app=&lt;appId&gt;&amp;shuffle=&lt;id&gt;&amp;ts=&lt;ms&gt;   (no body)
  * header X-Elasticam-Signature: EAS1 &lt;base64url HMAC-SHA256&gt;   (see {@link RequestSigner})
  * </pre>
  *
@@ -17,6 +18,7 @@ public final class ShuffleProtocol {
 
   public static final String FETCH_PATH = "/v1/fetch";
   public static final String REGISTER_PATH = "/v1/register";
+  public static final String REMOVE_SHUFFLE_PATH = "/v1/remove-shuffle";
   public static final String SIGNATURE_HEADER = "X-Elasticam-Signature";
   public static final String BLOCKS_HEADER = "X-Elasticam-Blocks";
 

@@ -138,11 +138,23 @@ final class KeptFiles implements AutoCloseable {
 
   /** Closes the files of an application that stopped (those in use, once their responses end). */
   void closeApplication(String appId) {
+    closeWhere(k -> k.appId.equals(appId));
+  }
+
+  /**
+   * Closes the application's files below any of {@code dirs} (a shuffle being deleted): an open
+   * descriptor would keep a deleted file's blocks on the disk.
+   */
+  void closeUnder(String appId, List<Path> dirs) {
+    closeWhere(k -> k.appId.equals(appId) && dirs.stream().anyMatch(k.path::startsWith));
+  }
+
+  private void closeWhere(java.util.function.Predicate<KeptFile> which) {
     List<KeptFile> dropped = new ArrayList<>();
     synchronized (this) {
       for (Iterator<Map.Entry<Path, KeptFile>> it = kept.entrySet().iterator(); it.hasNext(); ) {
         KeptFile k = it.next().getValue();
-        if (k.appId.equals(appId)) {
+        if (which.test(k)) {
           dropped.add(k);
           it.remove();
         }

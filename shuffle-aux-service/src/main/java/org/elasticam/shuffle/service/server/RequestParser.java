@@ -10,6 +10,7 @@ import java.util.Map;
 import org.elasticam.shuffle.protocol.FetchRequest;
 import org.elasticam.shuffle.protocol.QueryString;
 import org.elasticam.shuffle.protocol.RegisterRequest;
+import org.elasticam.shuffle.protocol.RemoveShuffleRequest;
 import org.elasticam.shuffle.protocol.RequestTooLongException;
 import org.elasticam.shuffle.protocol.ShuffleProtocol;
 
@@ -46,7 +47,8 @@ final class RequestParser {
     String path = q < 0 ? uri : uri.substring(0, q);
     String query = q < 0 ? "" : uri.substring(q + 1);
     HttpMethod expected = path.equals(ShuffleProtocol.FETCH_PATH) ? HttpMethod.GET
-        : path.equals(ShuffleProtocol.REGISTER_PATH) ? HttpMethod.POST : null;
+        : path.equals(ShuffleProtocol.REGISTER_PATH) || path.equals(ShuffleProtocol.REMOVE_SHUFFLE_PATH)
+        ? HttpMethod.POST : null;
     if (expected == null) {
       return new ShuffleCall.Rejected(new Rejection(404, "no such endpoint", keepAlive), arrivedNanos);
     }
@@ -60,6 +62,9 @@ final class RequestParser {
         req.headers().get(ShuffleProtocol.SIGNATURE_HEADER));
     if (expected == HttpMethod.GET) {
       return new ShuffleCall.Fetch(FetchRequest.fromParams(params), signed, keepAlive, arrivedNanos);
+    }
+    if (path.equals(ShuffleProtocol.REMOVE_SHUFFLE_PATH)) {
+      return new ShuffleCall.RemoveShuffle(RemoveShuffleRequest.fromParams(params), signed, keepAlive, arrivedNanos);
     }
     return new ShuffleCall.Register(RegisterRequest.fromParams(params), signed, keepAlive, arrivedNanos);
   }

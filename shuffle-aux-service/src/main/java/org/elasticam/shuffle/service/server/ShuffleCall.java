@@ -3,8 +3,9 @@ package org.elasticam.shuffle.service.server;
 import java.util.Map;
 import org.elasticam.shuffle.protocol.FetchRequest;
 import org.elasticam.shuffle.protocol.RegisterRequest;
+import org.elasticam.shuffle.protocol.RemoveShuffleRequest;
 
-/** A request as the decoder understood it: one of the three shapes below and no other, never raw bytes. */
+/** A request as the decoder understood it: one of the shapes below and no other, never raw bytes. */
 interface ShuffleCall {
 
   boolean keepAlive();
@@ -84,6 +85,12 @@ interface ShuffleCall {
 
   final class Register extends SignedCall<RegisterRequest> {
     Register(RegisterRequest request, Signed signed, boolean keepAlive, long arrivedNanos) {
+      super(request, signed, keepAlive, arrivedNanos);
+    }
+  }
+
+  final class RemoveShuffle extends SignedCall<RemoveShuffleRequest> {
+    RemoveShuffle(RemoveShuffleRequest request, Signed signed, boolean keepAlive, long arrivedNanos) {
       super(request, signed, keepAlive, arrivedNanos);
     }
   }

@@ -3,15 +3,21 @@ package org.elasticam.shuffle.service.server;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.timeout.IdleStateEvent;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
+import org.elasticam.shuffle.layout.ShuffleLayout;
 import org.elasticam.shuffle.service.apps.AppEntry;
 import org.elasticam.shuffle.service.apps.ConfinementException;
+import org.elasticam.shuffle.service.apps.ShuffleRemoval;
 import org.elasticam.shuffle.service.server.BlockResolver.AppFiles;
 import org.elasticam.shuffle.service.server.BlockResolver.ResolvedFetch;
 import org.slf4j.Logger;
@@ -56,6 +62,9 @@ final class ShuffleRequestHandler extends SimpleChannelInboundHandler<ShuffleCal
     if (call instanceof ShuffleCall.Register) {
       ShuffleCall.Register r = (ShuffleCall.Register) call;
       authenticated(ctx, call, r.request().appId(), r.signed(), app -> register(ctx, r));
+    } else if (call instanceof ShuffleCall.RemoveShuffle) {
+      ShuffleCall.RemoveShuffle r = (ShuffleCall.RemoveShuffle) call;
+      authenticated(ctx, call, r.request().appId(), r.signed(), app -> removeShuffle(ctx, r, app));
     } else if (call instanceof ShuffleCall.Fetch) {
       ShuffleCall.Fetch f = (ShuffleCall.Fetch) call;
       authenticated(ctx, call, f.request().appId(), f.signed(), app -> fetch(ctx, f, app));
@@ -84,6 +93,26 @@ final class ShuffleRequestHandler extends SimpleChannelInboundHandler<ShuffleCal
         return Rejection.of(403, e.getMessage());
       } catch (IllegalStateException e) {
         return Rejection.of(401, "unknown application");
+      }
+    }, r -> reject(ctx, call, r));
+  }
+
+  /** Deletes a shuffle no stage will read again, under every dir the application's executors registered here. */
+  private void removeShuffle(ChannelHandlerContext ctx, ShuffleCall.RemoveShuffle call, AppEntry app) {
+    onDisk(ctx, call, () -> {
+      int shuffleId = call.request().shuffleId();
+      Set<Path> dirs = new LinkedHashSet<>();
+      app.executors().values().forEach(dirs::addAll);
+      List<Path> shuffleDirs = new ArrayList<>();
+      dirs.forEach(d -> shuffleDirs.add(ShuffleLayout.shuffleDir(d, shuffleId)));
+      sc.keptFiles().closeUnder(app.appId(), shuffleDirs);
+      try {
+        long files = ShuffleRemoval.remove(new ArrayList<>(dirs), shuffleId);
+        LOG.debug("Removed shuffle {} of {}: {} file(s)", shuffleId, app.appId(), files);
+        return Rejection.of(200, "removed " + files + " file(s)");
+      } catch (IOException e) {
+        LOG.warn("Could not remove shuffle {} of {}: {}", shuffleId, app.appId(), e.toString());
+        return Rejection.of(500, "could not remove shuffle " + shuffleId);
       }
     }, r -> reject(ctx, call, r));
   }

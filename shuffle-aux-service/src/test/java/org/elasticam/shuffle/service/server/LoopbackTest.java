@@ -52,9 +52,7 @@ class LoopbackTest {
   }
 
   private ShuffleClient client() {
-    return new ShuffleClient(ServiceFixture.APP, f.secret, ClientSettings.defaults()
-        .withRetries(1, Duration.ofMillis(50)).withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(20)),
-        Clock.system());
+    return f.client();
   }
 
   private static void await(BooleanSupplier condition, String what) throws InterruptedException {

@@ -83,6 +83,14 @@ final class ServiceFixture {
     return ShuffleServer.start(s, registry, ShuffleStats.none(), null, opener, Clock.system(), System::nanoTime);
   }
 
+  /** APP's fetch client: one retry, short timeouts. */
+  org.elasticam.shuffle.client.ShuffleClient client() {
+    return new org.elasticam.shuffle.client.ShuffleClient(APP, secret,
+        org.elasticam.shuffle.client.ClientSettings.defaults().withRetries(1, java.time.Duration.ofMillis(50))
+            .withTimeouts(java.time.Duration.ofSeconds(5), java.time.Duration.ofSeconds(20)),
+        Clock.system());
+  }
+
   void writeShuffle(int shuffleId, int maps, int reduces, ShuffleFixtures.BlockSize size) throws IOException {
     ShuffleFixtures.writeMaps(List.of(appDir), shuffleId, maps, reduces, size);
   }

@@ -1,0 +1,54 @@
+package org.elasticam.am;
+
+import java.io.IOException;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.elasticam.am.driver.ShuffleCleaner;
+import org.elasticam.shuffle.client.ClientSettings;
+import org.elasticam.shuffle.client.ServiceAddress;
+import org.elasticam.shuffle.client.ShuffleClient;
+import org.elasticam.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Asks each server of a shuffle (a node's service or an executor's own server) to delete its
+ * files, with the application's shuffle key, off the event loop. A server that cannot be reached
+ * keeps the files until the application ends and the NodeManager removes its directories.
+ */
+final class ServiceShuffleCleaner implements ShuffleCleaner, AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ServiceShuffleCleaner.class);
+
+  private final ShuffleClient client;
+  private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "shuffle-cleaner");
+    t.setDaemon(true);
+    return t;
+  });
+
+  ServiceShuffleCleaner(String appId, byte[] shuffleSecret, ClientSettings settings, Clock clock) {
+    this.client = new ShuffleClient(appId, shuffleSecret, settings, clock);
+  }
+
+  @Override
+  public void remove(int shuffleId, Set<Server> servers) {
+    thread.execute(() -> {
+      for (Server s : servers) {
+        try {
+          client.removeShuffle(ServiceAddress.plain(s.host(), s.port()), shuffleId);
+        } catch (IOException | RuntimeException e) {
+          LOG.warn("Could not delete shuffle {} at {}:{} (its files stay until the application ends): {}", shuffleId,
+              s.host(), s.port(), e.toString());
+        }
+      }
+    });
+  }
+
+  @Override
+  public void close() {
+    thread.shutdownNow();
+    client.close();
+  }
+}
