@@ -175,6 +175,8 @@ public final class RunHistory {
   int fetchFailures;
   /** Speculation: slow tasks copied, and which attempt of them finished first. */
   int speculated;
+  /** Streaming batches abandoned after a task failed for good, with why. */
+  final List<String> failedBatches = new ArrayList<>();
   int copiesWon;
   int originalsWon;
 
@@ -309,6 +311,7 @@ public final class RunHistory {
       }
       case "fetch_failed" -> fetchFailures++;
       case "task_speculated" -> speculated++;
+      case "batch_failed" -> failedBatches.add("batch " + n.path("batch").asInt() + ": " + n.path("reason").asText(""));
       case "node_excluded" -> nodesExcluded.merge(n.path("host").asText(""), 1, Integer::sum);
       case "app_end" -> {
         ended = true;

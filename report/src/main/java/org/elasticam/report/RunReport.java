@@ -47,6 +47,11 @@ public final class RunReport {
     if (h.speculated > 0) {
       b.append(speculation(h)).append('\n');
     }
+    if (!h.failedBatches.isEmpty()) {
+      b.append("failed batches (abandoned; the stream went on): ").append(h.failedBatches.size()).append('\n');
+      h.failedBatches.subList(Math.max(0, h.failedBatches.size() - FAILURES_SHOWN), h.failedBatches.size())
+          .forEach(f -> b.append("  ").append(f).append('\n'));
+    }
     List<RunHistory.Task> failed = h.failedWithErrors();
     if (!failed.isEmpty()) {
       b.append("failed attempts").append(failed.size() > FAILURES_SHOWN ? " (the last " + FAILURES_SHOWN + " of "
@@ -121,6 +126,12 @@ public final class RunReport {
           (c.timeMs() - h.startMs) / 1000.0, c.target(), SvgChart.escape(c.reason())));
     }
     b.append("</table>\n");
+    if (!h.failedBatches.isEmpty()) {
+      b.append("<h2>Failed batches</h2>\n<ul>\n");
+      h.failedBatches.subList(Math.max(0, h.failedBatches.size() - FAILURES_SHOWN), h.failedBatches.size())
+          .forEach(f -> b.append("<li>").append(SvgChart.escape(f)).append("</li>\n"));
+      b.append("</ul>\n");
+    }
     if (h.speculated > 0) {
       b.append("<h2>Speculation</h2>\n<p>").append(SvgChart.escape(speculation(h))).append("</p>\n");
     }

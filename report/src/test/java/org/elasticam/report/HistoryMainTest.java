@@ -117,6 +117,19 @@ class HistoryMainTest {
   }
 
   @Test
+  void abandonedBatchesAreListedWithTheirErrors() throws Exception {
+    String run = String.join("\n",
+        "{\"ts\":1000,\"event\":\"app_start\",\"app_id\":\"application_1_0004\",\"attempt\":1,\"conf\":{}}",
+        "{\"ts\":2000,\"event\":\"batch_failed\",\"batch\":5,\"reason\":\"Task 1 of stage 5001 failed 2 times\","
+            + "\"failed_in_a_row\":1}",
+        "{\"ts\":3000,\"event\":\"app_end\",\"final_status\":\"SUCCEEDED\",\"diagnostics\":\"\",\"executor_seconds\":1.0}");
+    Path log = Files.writeString(dir.resolve("application_1_0004.jsonl"), run + "\n");
+    assertEquals(0, run(log.toString()), err);
+    assertTrue(out.contains("failed batches (abandoned; the stream went on): 1\n  batch 5: Task 1 of stage 5001 failed"
+        + " 2 times\n"), out);
+  }
+
+  @Test
   void aFailedRunSaysWhyAndWhichAttemptsFailedWithWhat() throws Exception {
     String failed = String.join("\n",
         "{\"ts\":1000,\"event\":\"app_start\",\"app_id\":\"application_1_0002\",\"attempt\":1,\"conf\":{}}",

@@ -71,7 +71,12 @@ class HostileRequestFuzzTest {
       params.put(data.consumeString(8), data.consumeString(8));
     }
     String method = data.consumeBoolean() ? "GET" : "POST";
-    String path = data.consumeBoolean() ? ShuffleProtocol.FETCH_PATH : ShuffleProtocol.REGISTER_PATH;
+    String path = data.pickValue(new String[] {ShuffleProtocol.FETCH_PATH, ShuffleProtocol.REGISTER_PATH,
+        ShuffleProtocol.REMOVE_SHUFFLE_PATH});
+    if (path.equals(ShuffleProtocol.REMOVE_SHUFFLE_PATH) && data.consumeBoolean()) {
+      // The removal's own three parameters, so it gets past the shape check to auth and the disk.
+      params.keySet().retainAll(java.util.Set.of(ShuffleProtocol.APP, ShuffleProtocol.SHUFFLE, ShuffleProtocol.TS));
+    }
     String raw = Raw.request(method, path, params, fixture.secret, data.consumeBoolean());
     try (Pipe p = new Pipe(context)) {
       check(p, p.feed(raw.getBytes(StandardCharsets.UTF_8)));
