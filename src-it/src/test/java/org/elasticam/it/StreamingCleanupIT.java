@@ -23,10 +23,11 @@ import org.junit.jupiter.api.Timeout;
  * however long it runs; one batch whose reducer always fails is abandoned and reported, and the
  * stream goes on to its end.
  */
-@Timeout(300)
+@Timeout(value = 3, unit = java.util.concurrent.TimeUnit.HOURS)
 class StreamingCleanupIT {
 
-  private static final int BATCHES = 24;
+  /** 24 in CI; a soak: {@code -Delasticam.soak.batches=600} (10 minutes). */
+  private static final int BATCHES = Integer.getInteger("elasticam.soak.batches", 24);
   private static final int FAILING_BATCH = 5;
   /** Each map task writes this many 64 KiB records: 2 maps, 4 MiB of shuffle per batch. */
   private static final int RECORDS_PER_MAP = 32;
