@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Timeout;
  * its first attempt. With {@code elasticam.speculation} a copy runs on the other node, wins, and the
  * original is killed (a second stage keeps the job running while its end is reported); the stage ends in about the siblings' time plus the copy's, not the
  * straggler's; each task's output is published by exactly one attempt (a second publication would
- * fail its task: the job moves its file into place without replacing).
+ * fail its task: the job moves its file into place without replacing), and the original, which
+ * ignores the kill and asks to commit, is told no.
  */
 @Timeout(300)
 class SpeculationIT {
@@ -72,8 +73,13 @@ class SpeculationIT {
         "      Path dir = Paths.get(ctx.params().get(\"out\"));",
         "      Path tmp = dir.resolve(\".part-\" + ctx.partition() + \"-\" + ctx.attempt());",
         "      Files.write(tmp, (\"attempt \" + ctx.attempt() + \"\\n\").getBytes());",
-        "      try { Thread.sleep(ms); } catch (InterruptedException killed) { Files.delete(tmp); throw killed; }",
-        "      if (!ctx.canCommit()) { Files.delete(tmp); return; }",
+        "      // Killed, it goes on as a task would whose work was done just then: the driver must say no.",
+        "      try { Thread.sleep(ms); } catch (InterruptedException killed) { }",
+        "      if (!ctx.canCommit()) {",
+        "        Files.delete(tmp);",
+        "        Files.write(dir.resolve(\"denied-\" + ctx.partition() + \"-\" + ctx.attempt()), new byte[0]);",
+        "        return;",
+        "      }",
         "      Files.move(tmp, dir.resolve(\"part-\" + ctx.partition()));",
         "    }",
         "  }",
@@ -122,6 +128,7 @@ class SpeculationIT {
       assertTrue(Files.exists(out.resolve("part-" + p)), "part " + p + " published");
     }
     assertEquals("attempt 1\n", Files.readString(out.resolve("part-0")), "the copy's output is the one published");
+    assertTrue(Files.exists(out.resolve("denied-0-0")), "the original, killed, asked to commit and was told no");
     try (Stream<Path> left = Files.list(out)) {
       assertEquals(List.of(), left.filter(f -> f.getFileName().toString().startsWith(".")).toList(),
           "no attempt's unpublished file is left");

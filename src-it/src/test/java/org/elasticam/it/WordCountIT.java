@@ -101,6 +101,24 @@ class WordCountIT {
     assertNoMapRanTwice(it.events(run.appId()));
   }
 
+  /**
+   * Speculation as eager as it gets (a task is copied once it has run longer than the median of
+   * its stage's finished tasks, from the first finished task on): tasks run twice at once, and the
+   * output is still exact, each part published by one attempt, no attempt's file left behind
+   * (Corpus.output refuses any file but the parts).
+   */
+  @Test
+  void withEagerSpeculationTheCountsStayExact() throws Exception {
+    ItCluster.ClientRun run = run(submit("speculative", 0, "elasticam.executor.instances=3",
+        "elasticam.speculation=true", "elasticam.speculation.multiplier=1.0", "elasticam.speculation.quantile=0.01",
+        "elasticam.speculation.minTaskRuntime=0", "elasticam.speculation.interval=20ms"));
+    assertEquals(expected, Corpus.output(fs, output("speculative"), REDUCERS));
+    List<JsonNode> events = it.events(run.appId());
+    assertFalse(ItCluster.ofType(events, "task_speculated").isEmpty(), "copies were made");
+    assertTrue(ItCluster.ofType(events, "task_end").stream().noneMatch(e -> e.path("status").asText().equals("FAILED")),
+        "no attempt failed");
+  }
+
   @Test
   void executorsRemovedAfterTheMapStageLeaveTheirOutputWithTheService() throws Exception {
     ItCluster.ClientRun run = run(submit("dynamic", 8_000,

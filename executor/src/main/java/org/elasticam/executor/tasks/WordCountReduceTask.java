@@ -33,43 +33,56 @@ public final class WordCountReduceTask implements Task {
     Path part = new Path(dir, name);
     Path tmp = new Path(dir, "." + name + ".attempt-" + context.attempt() + "-" + context.executorId());
     ShuffleInput in = context.shuffleInput(MAP_STAGE);
-    boolean done = false;
-    try (OutputStream out = new BufferedOutputStream(fs.create(tmp, true), 64 * 1024)) {
-      byte[] word = null;
-      long sum = 0;
-      while (in.next()) {
-        if (word == null || !Arrays.equals(word, in.key())) {
-          if (word != null) {
-            writeLine(out, word, sum);
+    boolean published = false;
+    try {
+      try (OutputStream out = new BufferedOutputStream(fs.create(tmp, true), 64 * 1024)) {
+        byte[] word = null;
+        long sum = 0;
+        while (in.next()) {
+          if (word == null || !Arrays.equals(word, in.key())) {
+            if (word != null) {
+              writeLine(out, word, sum);
+            }
+            word = in.key().clone();
+            sum = 0;
           }
-          word = in.key().clone();
-          sum = 0;
+          sum += decodeCount(in.value());
         }
-        sum += decodeCount(in.value());
+        if (word != null) {
+          writeLine(out, word, sum);
+        }
       }
-      if (word != null) {
-        writeLine(out, word, sum);
+      if (!context.canCommit()) {
+        // A speculative copy or the original publishes this part.
+        return;
       }
-      done = true;
+      fs.delete(part, false);
+      if (!fs.rename(tmp, part)) {
+        throw new IOException("cannot rename " + tmp + " to " + part);
+      }
+      published = true;
     } finally {
-      if (!done) {
-        fs.delete(tmp, false);
+      if (!published) {
+        deleteEvenIfInterrupted(fs, tmp);
       }
-    }
-    if (!context.canCommit()) {
-      // A speculative copy or the original publishes this part; this attempt's file goes.
-      fs.delete(tmp, false);
-      return;
-    }
-    fs.delete(part, false);
-    if (!fs.rename(tmp, part)) {
-      throw new IOException("cannot rename " + tmp + " to " + part);
     }
     // An earlier attempt killed mid-write (its executor died with it) left its hidden file behind;
     // the part is whole now, so the leftovers of this partition go.
     String stale = "." + name + ".attempt-";
     for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(dir, p -> p.getName().startsWith(stale))) {
       fs.delete(f.getPath(), false);
+    }
+  }
+
+  /** A killed attempt is interrupted; its file must still go, or it stays in the output dir. */
+  private static void deleteEvenIfInterrupted(FileSystem fs, Path p) throws IOException {
+    boolean interrupted = Thread.interrupted();
+    try {
+      fs.delete(p, false);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
