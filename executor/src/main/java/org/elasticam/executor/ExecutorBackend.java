@@ -66,6 +66,14 @@ public final class ExecutorBackend {
     this.shuffle = shuffle;
   }
 
+  /** Where the start-up went, to send with the registration and log at the first task. Before {@link #run}. */
+  private StartPhases startPhases = new StartPhases();
+
+  public ExecutorBackend withStartPhases(StartPhases phases) {
+    this.startPhases = phases;
+    return this;
+  }
+
   /** The driver serves TLS: its certificate is checked with this context. Before {@link #run}. */
   public ExecutorBackend withControlPlaneTls(io.grpc.netty.shaded.io.netty.handler.ssl.SslContext tls) {
     this.controlPlaneTls = tls;
@@ -201,6 +209,8 @@ public final class ExecutorBackend {
         r.setShuffleExternal(shuffle.external());
         shuffle.localDirs().forEach(d -> r.addLocalDirs(d.toString()));
       }
+      startPhases.mark("register sent");
+      startPhases.into(r.getStartBuilder());
       out.send(ExecutorMessage.newBuilder().setRegister(r).build());
     }
 
@@ -225,11 +235,18 @@ public final class ExecutorBackend {
       switch (m.getBodyCase()) {
         case REGISTERED -> {
           registered = true;
+          startPhases.mark("registered");
           LOG.info("Executor {} registered with the driver of {} as {} ({} task slots, {} ms after JVM start)",
               args.executorId(), m.getRegistered().getAppId(), host, args.slots(),
               java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime());
         }
-        case LAUNCH_TASK -> runner.launch(m.getLaunchTask());
+        case LAUNCH_TASK -> {
+          if (startPhases.marks().get("first task") == null) {
+            startPhases.mark("first task");
+            startPhases.logOnce(String.valueOf(args.executorId()));
+          }
+          runner.launch(m.getLaunchTask());
+        }
         case KILL_TASK -> runner.kill(m.getKillTask().getTaskId());
         case COMMIT_ANSWER -> commits.answered(m.getCommitAnswer().getTaskId(), m.getCommitAnswer().getAllowed());
         case SHUTDOWN -> finish(ExitCodes.OK, m.getShutdown().getReason(), false);

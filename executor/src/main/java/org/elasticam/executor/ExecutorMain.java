@@ -15,6 +15,8 @@ public final class ExecutorMain {
   private ExecutorMain() {}
 
   public static void main(String[] argv) {
+    StartPhases phases = new StartPhases();
+    phases.mark("main");
     ExecutorArgs args;
     try {
       args = ExecutorArgs.parse(argv);
@@ -32,11 +34,14 @@ public final class ExecutorMain {
       org.slf4j.LoggerFactory.getLogger(ExecutorMain.class).info("Executor {} starting in {} on {}; JVM up {} ms,"
           + " credentials read in {} ms", args.executorId(), container, host,
           java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime(), (System.nanoTime() - t0) / 1_000_000);
+      phases.mark("credentials read");
       Path scratch = Path.of(System.getProperty("java.io.tmpdir"), "elasticam-executor-" + args.executorId());
       try (ExecutorShuffle shuffle = ExecutorShuffle.start(args.appId(), String.valueOf(args.executorId()), host,
           secret, args.shuffleService(), args.readLocalShuffleDirectly(),
           ClientSettings.from(ElasticConf.of(args.shuffleClientConf())), System.getenv(), Clock.system())) {
-        ExecutorBackend backend = new ExecutorBackend(args, host, container, secret, Clock.system(), scratch, shuffle);
+        phases.mark("shuffle ready");
+        ExecutorBackend backend = new ExecutorBackend(args, host, container, secret, Clock.system(), scratch, shuffle)
+            .withStartPhases(phases);
         if (args.controlPlaneTls()) {
           backend.withControlPlaneTls(org.elasticam.rpc.ControlPlaneTls.client(
               HadoopTls.clientTrust(new org.apache.hadoop.conf.Configuration())));

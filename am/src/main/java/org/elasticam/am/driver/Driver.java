@@ -669,8 +669,22 @@ public final class Driver implements DriverService.SessionHandler {
     }
     events.write("executor_registered", "executor_id", id, "container_id", r.getContainerId(), "host", r.getHost(),
         "cores", r.getCores(), "pid", r.getPid(), "reattached", survivor, "java_version", r.getJavaVersion(),
-        "java_home", r.getJavaHome());
+        "java_home", r.getJavaHome(), "start", startPhases(r));
     revive();
+  }
+
+  /** The executor's start-up steps as it reported them: step → JVM uptime, CPU ms and classes loaded then. */
+  private static Map<String, Object> startPhases(Register r) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("jvm_start_ts", r.getStart().getJvmStartMs());
+    for (org.elasticam.rpc.proto.StartStep s : r.getStart().getStepsList()) {
+      Map<String, Object> step = new LinkedHashMap<>();
+      step.put("uptime_ms", s.getUptimeMs());
+      step.put("cpu_ms", s.getCpuMs());
+      step.put("classes", s.getClassesLoaded());
+      out.put(s.getStep().replace(' ', '_'), step);
+    }
+    return out;
   }
 
   private String registrationRefusal(ExecutorSession session, Register r, String id) {
