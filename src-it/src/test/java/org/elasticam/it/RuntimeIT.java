@@ -86,10 +86,25 @@ class RuntimeIT {
         .filter(e -> e.path("executor_id").asText().equals(victim.path("executor_id").asText()))
         .findFirst().orElseThrow(() -> new AssertionError("no executor_removed for the killed executor"));
     assertTrue(removed.path("counted_as_failure").asBoolean(), removed.toString());
-    assertTrue(removed.path("exit_status").asInt() != 0, removed.toString());
+    assertEquals(137, removed.path("exit_status").asInt(), "the exit of a kill -9 (128 + SIGKILL): " + removed);
     assertTrue(ItCluster.ofType(events, "executor_registered").size() >= 3, "a replacement registered");
-    assertTrue(ItCluster.ofType(events, "task_end").stream().anyMatch(e -> e.path("attempt").asInt() > 0),
-        "the killed executor's task ran again elsewhere");
+    String victimId = victim.path("executor_id").asText();
+    List<JsonNode> interrupted = ItCluster.ofType(events, "task_start").stream()
+        .filter(e -> e.path("executor_id").asText().equals(victimId)).filter(start -> ItCluster.ofType(events,
+            "task_end").stream().noneMatch(end -> sameAttempt(start, end) && end.path("status").asText()
+            .equals("SUCCESS"))).toList();
+    assertFalse(interrupted.isEmpty(), "the killed executor was running a task");
+    for (JsonNode t : interrupted) {
+      assertTrue(ItCluster.ofType(events, "task_end").stream().anyMatch(e -> e.path("task").asInt()
+          == t.path("task").asInt() && e.path("attempt").asInt() > t.path("attempt").asInt()
+          && !e.path("executor_id").asText().equals(victimId) && e.path("status").asText().equals("SUCCESS")),
+          "task " + t.path("task").asInt() + " of the killed executor ran again on another one");
+    }
+  }
+
+  private static boolean sameAttempt(JsonNode a, JsonNode b) {
+    return a.path("stage_id").asInt() == b.path("stage_id").asInt() && a.path("task").asInt() == b.path("task").asInt()
+        && a.path("attempt").asInt() == b.path("attempt").asInt();
   }
 
   @Test
