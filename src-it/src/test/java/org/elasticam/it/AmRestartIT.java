@@ -101,7 +101,9 @@ class AmRestartIT {
       assertTrue(System.nanoTime() < deadline, "the journal has five batches done");
       Thread.sleep(100);
     }
-    long pid = ItCluster.ofType(it.events(id), "am_registered").get(0).path("pid").asLong();
+    List<JsonNode> before = it.events(id);
+    long pid = ItCluster.ofType(before, "am_registered").get(0).path("pid").asLong();
+    Set<String> live = registered(before);
     int journaled = org.elasticam.am.recovery.RecoveryJournal.read(it.conf(), it.stagingDir(id).toString())
         .orElseThrow().getStream().getBatchesDone();
     ProcessHandle am = ProcessHandle.of(pid).orElseThrow();
@@ -123,8 +125,9 @@ class AmRestartIT {
     assertTrue(twice.size() <= 1 && twice.stream().allMatch(b -> b >= journaled),
         "only a batch completed after the journal's last record before the kill (" + journaled + " done) ran twice: "
             + batches);
-    assertTrue(ItCluster.ofType(events, "executor_registered").stream().filter(e -> e.path("reattached").asBoolean())
-        .count() >= 1, "the executors came back");
+    assertEquals(live, ItCluster.ofType(events, "executor_registered").stream()
+        .filter(e -> e.path("reattached").asBoolean()).map(e -> e.path("executor_id").asText())
+        .collect(Collectors.toCollection(TreeSet::new)), "every executor live at the kill came back");
   }
 
   /** Executors registered and not removed. */
