@@ -198,9 +198,13 @@ class ControlPlaneIT {
     // 240 refusals by the AM itself (the garbage never gets that far) in some seconds: a few lines.
     assertTrue(refusalLines >= 1 && refusalLines <= 2 + floodSeconds / 10 * 2, refusalLines + " lines about refusals");
     JsonNode appEnd = ItCluster.ofType(it.events(id), "app_end").get(0);
-    System.out.printf("flood: %d refused in %.1f s with 64 idle connections held (the first closed by the AM"
-        + " %.1f s after it opened); status asked %d time(s) mid-flood; %d log lines; AM heap at end %d MiB%n",
-        refused.get(), floodSeconds, firstClosedMs / 1000.0, askedMidFlood, refusalLines,
+    double flood = Math.round(floodSeconds * 10) / 10.0;
+    double closedS = Math.round(firstClosedMs / 100.0) / 10.0;
+    Figures.record("ControlPlaneIT.aFloodOfStrangers", "default", String.format("%d refused in %.1f s; status"
+        + " answered %d times mid-flood; silent connections closed %.1f s after opening; %d log lines; AM live heap"
+        + " at the end %d MiB", refused.get(), flood, askedMidFlood, closedS, refusalLines,
+        appEnd.path("am_heap_mb").asLong()), "refused", refused.get(), "flood_s", flood, "status_answers",
+        askedMidFlood, "silent_closed_s", closedS, "log_lines", refusalLines, "am_heap_mb",
         appEnd.path("am_heap_mb").asLong());
   }
 

@@ -83,8 +83,11 @@ class DecommissionIT {
         .filter(e -> e.path("host").asText().equals(host) && !e.path("reason").asText().equals("app_end"))
         .allMatch(e -> e.path("reason").asText().equals("decommissioned")
             && !e.path("counted_as_failure").asBoolean()), "its executors left as decommissioned, not failed");
-    System.out.printf("decommission: heard after %.1f s, %d map(s) copied by %.1f s, node left at %.1f s%n",
-        (heard.path("ts").asLong() - decommissionedAt) / 1000.0, mapsThere.size(),
-        (recomputed - decommissionedAt) / 1000.0, (left.path("ts").asLong() - decommissionedAt) / 1000.0);
+    double heardS = Figures.seconds(decommissionedAt, heard.path("ts").asLong());
+    double copiedS = Figures.seconds(decommissionedAt, recomputed);
+    double leftS = Figures.seconds(decommissionedAt, left.path("ts").asLong());
+    Figures.record("DecommissionIT", "default", String.format("heard %.1f s after the refresh; its %d map output(s)"
+        + " copied by %.1f s; the node left at %.1f s with nothing on it", heardS, mapsThere.size(), copiedS, leftS),
+        "heard_s", heardS, "maps_rerun", mapsThere.size(), "copied_s", copiedS, "left_s", leftS, "fetch_failures", 0);
   }
 }

@@ -103,10 +103,13 @@ class NetnsPartitionIT {
       long healAt = System.currentTimeMillis();
       assertEquals(0, netns(env, work, "heal").exitCode());
       long rejoined = awaitRegistrations(work.resolve("b/logs/nm.out"), 2, Duration.ofMinutes(2));
-      System.out.printf("netns partition: maps done %d ms before the cut; B lost at the AM %.1f s after the cut;"
-              + " %d map task(s) re-ran; job done %.1f s after the cut; B registered again %.1f s after the heal%n",
-          cutAt - mapsDone.get(0).path("ts").asLong(), (lost.path("ts").asLong() - cutAt) / 1000.0, rerun,
-          (jobDoneAt - cutAt) / 1000.0, (rejoined - healAt) / 1000.0);
+      double lostS = Figures.seconds(cutAt, lost.path("ts").asLong());
+      double doneS = Figures.seconds(cutAt, jobDoneAt);
+      double rejoinedS = Figures.seconds(healAt, rejoined);
+      Figures.record("NetnsPartitionIT", "netns", String.format("B lost at the AM %.1f s after the cut (RM expiry"
+          + " 6 s); %d map(s) re-ran; job done %.1f s after the cut; B registered again %.1f s after the heal",
+          lostS, rerun, doneS, rejoinedS), "lost_s", lostS, "maps_rerun", rerun, "job_done_s", doneS,
+          "rejoined_after_heal_s", rejoinedS, "maps_done_before_cut_ms", cutAt - mapsDone.get(0).path("ts").asLong());
     } finally {
       DeployScripts.Result down = netns(env, work, "down");
       assertEquals(0, down.exitCode(), down.output());

@@ -45,6 +45,7 @@ class NodeLostIT {
     ApplicationId id = it.awaitStageCompleted(job, 0);
     WordCountOnFaults.Victim victim = wc.victim(id);
     String host = victim.host();
+    long lostAt = System.currentTimeMillis();
     it.cluster.loseNodeManager(victim.index());
     ItCluster.ClientRun run = job.get(180, TimeUnit.SECONDS);
     wc.assertExact(run);
@@ -69,5 +70,14 @@ class NodeLostIT {
     assertTrue(ItCluster.ofType(events, "stage_resubmitted").stream().anyMatch(e -> e.path("reason").asText()
         .equals("its node " + host + " was lost, and its shuffle service with it")), "the re-run says why");
     assertEquals(List.of(), ItCluster.ofType(events, "fetch_failed"), "no reducer had to find out by failing");
+    long reported = ItCluster.ofType(events, "node_lost").get(0).path("ts").asLong();
+    long resubmitted = ItCluster.ofType(events, "stage_resubmitted").get(0).path("ts").asLong();
+    long rerunDone = ItCluster.ofType(events, "task_end").stream().filter(e -> e.path("stage_id").asInt() == 0
+        && e.path("attempt").asInt() > 0).mapToLong(e -> e.path("ts").asLong()).max().orElseThrow();
+    double reportedS = Figures.seconds(lostAt, reported);
+    double rerunS = Figures.seconds(resubmitted, rerunDone);
+    Figures.record("NodeLostIT", "default", String.format("NodeManager stopped → node reported LOST %.1f s; %d map(s)"
+        + " re-run in %.1f s before the reduce stage; 0 fetch failures", reportedS, victim.maps().size(), rerunS),
+        "lost_reported_s", reportedS, "maps_rerun", victim.maps().size(), "rerun_s", rerunS, "fetch_failures", 0);
   }
 }

@@ -73,9 +73,12 @@ class PartitionIT {
     for (long pid : pidsThere) {
       awaitGone(pid, Duration.ofSeconds(30));
     }
-    System.out.printf("partition: node LOST at the AM %.1f s after the cut; rejoined %.1f s after the heal;"
-        + " %d executor(s) on it stopped, none orphaned%n", (lost.path("ts").asLong() - cutAt) / 1000.0,
-        (rejoined - healAt) / 1000.0, pidsThere.size());
+    double lostS = Figures.seconds(cutAt, lost.path("ts").asLong());
+    double rejoinedS = Figures.seconds(healAt, rejoined);
+    Figures.record("PartitionIT.aNodeCutOffFromTheResourceManager", "default", String.format("LOST at the AM %.1f s"
+        + " after the cut; rejoined %.1f s after the heal (the NodeManager's RM retry interval, 30 s by default);"
+        + " %d executor(s) stopped, none orphaned", lostS, rejoinedS, pidsThere.size()), "lost_s", lostS,
+        "rejoined_after_heal_s", rejoinedS, "executors_stopped", pidsThere.size(), "orphans", 0, "fetch_failures", 0);
   }
 
   @Test
@@ -100,8 +103,14 @@ class PartitionIT {
             "a map re-ran where its output cannot be fetched: " + t);
       }
     }
-    System.out.printf("shuffle partition: maps resubmitted %.1f s after the cut; %d fetch failure(s)%n",
-        (resubmitted.path("ts").asLong() - cutAt) / 1000.0, ItCluster.ofType(events, "fetch_failed").size());
+    double resubmittedS = Figures.seconds(cutAt, resubmitted.path("ts").asLong());
+    int fetchFailures = ItCluster.ofType(events, "fetch_failed").size();
+    long rerun = ItCluster.ofType(events, "task_end").stream()
+        .filter(t -> t.path("stage_id").asInt() == 0 && t.path("attempt").asInt() > 0).count();
+    Figures.record("PartitionIT.aShuffleServiceCutOffFromTheReducers", "default", String.format("maps resubmitted"
+        + " %.1f s after the cut (read timeouts and a retry wait); %d fetch failure(s); %d map(s) re-ran",
+        resubmittedS, fetchFailures, rerun), "resubmitted_s", resubmittedS, "fetch_failures", fetchFailures,
+        "maps_rerun", rerun);
   }
 
   @Test
@@ -168,8 +177,10 @@ class PartitionIT {
     assertTrue(givenUp >= 1, "a launch on " + host + " was given up");
     assertEquals(12, ItCluster.ofType(events, "task_end").stream()
         .filter(e -> e.path("status").asText().equals("SUCCESS")).count());
-    System.out.printf("AM cut off from %s: %d launch(es) there, %d given up after the registration timeout%n", host,
-        launchedThere.size(), givenUp);
+    Figures.record("PartitionIT.aNodeManagerTheAmCannotReach", "default", String.format("%d launch(es) there, %d"
+        + " given up after the 10 s registration timeout%s", launchedThere.size(), givenUp,
+        stillWaiting.isEmpty() ? "" : ", the last still waiting when the job ended"), "launches", launchedThere.size(),
+        "given_up", givenUp, "still_waiting", stillWaiting.size());
   }
 
   private static long awaitRunning(String host, Duration timeout) throws Exception {

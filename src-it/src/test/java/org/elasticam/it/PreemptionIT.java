@@ -99,8 +99,10 @@ class PreemptionIT {
     }
     long firstWarning = warnings.get(0).path("ts").asLong();
     long firstRemoved = preempted.get(0).path("ts").asLong();
-    System.out.printf("preemption: %d warning(s); %d executor(s) preempted, %d of them given back before the kill;"
-        + " first warning -> first executor gone %.1f s%n", warnings.size(), preempted.size(), givenBack.size(),
-        (firstRemoved - firstWarning) / 1000.0);
+    double firstGone = Figures.seconds(firstWarning, firstRemoved);
+    Figures.record("PreemptionIT", "default", String.format("%d warning(s); %d executor(s) taken, all %d given back"
+        + " before the kill; warning → first executor gone %.1f s", warnings.size(), preempted.size(), preempted.size(),
+        firstGone), "warnings", warnings.size(), "executors_taken", preempted.size(), "given_back", givenBack.size(),
+        "killed_by_rm", 0, "warning_to_first_gone_s", firstGone);
   }
 }

@@ -78,6 +78,7 @@ class RuntimeIT {
     JsonNode victim = it.awaitEvents(id, "executor_registered", 2, Duration.ofSeconds(60)).get(0);
     Thread.sleep(1000);
     long pid = victim.path("pid").asLong();
+    long killedAt = System.currentTimeMillis();
     ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
     ApplicationReport r = it.waitForEnd(id, Duration.ofSeconds(120));
     assertEquals(FinalApplicationStatus.SUCCEEDED, r.getFinalApplicationStatus(), r.getDiagnostics());
@@ -100,6 +101,15 @@ class RuntimeIT {
           && !e.path("executor_id").asText().equals(victimId) && e.path("status").asText().equals("SUCCESS")),
           "task " + t.path("task").asInt() + " of the killed executor ran again on another one");
     }
+    double exitS = Figures.seconds(killedAt, removed.path("ts").asLong());
+    double replacedS = Figures.seconds(killedAt, ItCluster.ofType(events, "executor_registered").stream()
+        .mapToLong(e -> e.path("ts").asLong()).filter(ts -> ts > killedAt).min().orElseThrow());
+    double doneAgainS = Figures.seconds(killedAt, ItCluster.ofType(events, "task_end").stream()
+        .filter(e -> e.path("attempt").asInt() > 0).mapToLong(e -> e.path("ts").asLong()).max().orElseThrow());
+    Figures.record("RuntimeIT.anExecutorKilledMidJob", "default", String.format("kill → exit 137 reported %.1f s;"
+        + " replacement registered %.1f s; %d task(s) done again %.1f s after the kill", exitS, replacedS,
+        interrupted.size(), doneAgainS), "exit_reported_s", exitS, "replacement_registered_s", replacedS,
+        "tasks_rerun", interrupted.size(), "done_again_s", doneAgainS);
   }
 
   private static boolean sameAttempt(JsonNode a, JsonNode b) {
