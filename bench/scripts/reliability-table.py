@@ -15,7 +15,7 @@ import glob, json, os, re, sys
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 doc = os.path.join(root, "RELIABILITY.md")
 BEGIN, END = "<!-- reliability-figures:begin -->", "<!-- reliability-figures:end -->"
-HEADER = ["| row (test) | run | measured | date | commit |", "|---|---|---|---|---|"]
+HEADER = ["| row (test) | runs in | measured | date | commit |", "|---|---|---|---|---|"]
 RUNS = {"default": "CI (`mvn -B verify`)"}
 
 dirs = sys.argv[1:] or [os.path.join(root, "src-it", "target", "reliability")]
