@@ -130,8 +130,20 @@ final class Traces {
   /** The bundled copies of three small recorded traces, for checkouts without ../shared. */
   static final Path BUNDLED = Path.of("src/test/resources/traces");
 
+  /**
+   * Whether missing shared traces are an error rather than a skip: CI sets
+   * {@code ELASTICAM_SHARED_TRACES=required}, its clone sitting beside {@code shared/}.
+   */
+  static boolean sharedRequired() {
+    return "required".equals(System.getenv("ELASTICAM_SHARED_TRACES"));
+  }
+
+  /** The shared traces when ../shared/eventlogs is there, else the bundled copies (a test says so). */
   static List<Path> recorded() {
-    Path dir = Files.isDirectory(EVENTLOGS) ? EVENTLOGS : BUNDLED;
+    return list(Files.isDirectory(EVENTLOGS) ? EVENTLOGS : BUNDLED);
+  }
+
+  static List<Path> list(Path dir) {
     try (Stream<Path> files = Files.list(dir)) {
       return files.filter(f -> f.getFileName().toString().endsWith(".trace.jsonl")).sorted().toList();
     } catch (IOException e) {

@@ -87,7 +87,7 @@ class ControlPlaneIT {
     assertEquals(Status.Code.FAILED_PRECONDITION, session(host, port, secret, register(99, "evil")).getCode());
     assertEquals(Status.Code.FAILED_PRECONDITION, session(host, port, secret, register(1, "replay")).getCode(),
         "an executor id already registered cannot be taken over");
-    garbage(host, port);
+    assertEquals(Status.Code.UNAVAILABLE, garbage(host, port).getCode(), "garbage: the AM closed the connection");
 
     // The page's answers to what the ResourceManager's web proxy may send it, sent from the proxy's
     // address: from any other the page only redirects to the proxy (LivePageAccessIT).
@@ -123,43 +123,68 @@ class ControlPlaneIT {
 
     // Held open and silent for the whole flood, as a slow client would.
     List<Socket> idle = new java.util.ArrayList<>();
+    long idleOpenedAt = System.nanoTime();
     for (int i = 0; i < 64; i++) {
       idle.add(new Socket(host, port));
     }
     java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
     java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
-    java.util.concurrent.atomic.AtomicInteger answered = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.Map<String, Integer> wrong = new java.util.concurrent.ConcurrentHashMap<>();
     List<java.util.concurrent.Future<?>> work = new java.util.ArrayList<>();
     long t0 = System.nanoTime();
     for (int w = 0; w < 8; w++) {
       int worker = w;
       work.add(pool.submit(() -> {
         for (int i = 0; i < 40; i++) {
+          // Each kind must be refused the way its door refuses it; anything else is counted as wrong.
+          Status.Code expected = switch ((worker + i) % 4) {
+            case 0 -> Status.Code.UNAUTHENTICATED;
+            case 1 -> Status.Code.RESOURCE_EXHAUSTED;
+            case 2 -> Status.Code.FAILED_PRECONDITION;
+            default -> Status.Code.UNAVAILABLE;
+          };
           Status s = switch ((worker + i) % 4) {
             case 0 -> session(host, port, null, register(1, "flood"));
             case 1 -> session(host, port, secret, register(1, "h".repeat(2 << 20)));
             case 2 -> session(host, port, secret, register(1000 + i, "impostor"));
-            default -> {
-              garbage(host, port);
-              yield Status.UNAVAILABLE;
-            }
+            default -> garbage(host, port);
           };
-          (s.isOk() ? answered : refused).incrementAndGet();
+          if (s.getCode() == expected) {
+            refused.incrementAndGet();
+          } else {
+            wrong.merge(expected + " got " + s, 1, Integer::sum);
+          }
         }
         return null;
       }));
+    }
+    // The status endpoint, asked while the flood threads are still at work.
+    int askedMidFlood = 0;
+    while (work.stream().anyMatch(f -> !f.isDone())) {
+      int code = http(it.proxiedTrackingUrl(id) + "status", "GET");
+      if (work.stream().anyMatch(f -> !f.isDone())) {
+        assertEquals(200, code, "the status endpoint answers mid-flood");
+        askedMidFlood++;
+      }
     }
     for (java.util.concurrent.Future<?> f : work) {
       f.get(120, TimeUnit.SECONDS);
     }
     double floodSeconds = (System.nanoTime() - t0) / 1e9;
-    assertEquals(200, http(it.proxiedTrackingUrl(id) + "status", "GET"), "the status endpoint answers mid-flood");
+    pool.shutdownNow();
+    assertTrue(askedMidFlood >= 1, "the status endpoint was asked while the flood went on");
+    assertEquals(java.util.Map.of(), wrong, "every stranger refused the way its kind is");
+    assertEquals(320, refused.get());
+    // The silent connections: closed by the AM's 20 s handshake timeout, not before, not never.
+    long firstClosedMs = -1;
     for (Socket s : idle) {
+      // The job (two 15 s tasks) ends near 30 s and closes everything with the AM: well after 25 s.
+      long closedAfterMs = closedAfterMs(s, idleOpenedAt, 25_000);
+      firstClosedMs = firstClosedMs < 0 ? closedAfterMs : firstClosedMs;
+      assertTrue(closedAfterMs >= 19_000 && closedAfterMs < 25_000,
+          "a silent connection was closed by the AM " + closedAfterMs + " ms after it opened, not at 20 s");
       s.close();
     }
-    pool.shutdownNow();
-    assertEquals(0, answered.get(), "no stranger got an answer");
-    assertEquals(320, refused.get());
 
     ApplicationReport end = it.waitForEnd(id, Duration.ofSeconds(120));
     assertEquals(FinalApplicationStatus.SUCCEEDED, end.getFinalApplicationStatus(), end.getDiagnostics());
@@ -173,8 +198,14 @@ class ControlPlaneIT {
     // 240 refusals by the AM itself (the garbage never gets that far) in some seconds: a few lines.
     assertTrue(refusalLines >= 1 && refusalLines <= 2 + floodSeconds / 10 * 2, refusalLines + " lines about refusals");
     JsonNode appEnd = ItCluster.ofType(it.events(id), "app_end").get(0);
-    System.out.printf("flood: %d refused in %.1f s with 64 idle connections held; %d log lines; AM heap at end %d MiB%n",
-        refused.get(), floodSeconds, refusalLines, appEnd.path("am_heap_mb").asLong());
+    double flood = Math.round(floodSeconds * 10) / 10.0;
+    double closedS = Math.round(firstClosedMs / 100.0) / 10.0;
+    Figures.record("ControlPlaneIT.aFloodOfStrangers", "default", String.format("%d refused in %.1f s; status"
+        + " answered %d times mid-flood; silent connections closed %.1f s after opening; %d log lines; AM live heap"
+        + " at the end %d MiB", refused.get(), flood, askedMidFlood, closedS, refusalLines,
+        appEnd.path("am_heap_mb").asLong()), "refused", refused.get(), "flood_s", flood, "status_answers",
+        askedMidFlood, "silent_closed_s", closedS, "log_lines", refusalLines, "am_heap_mb",
+        appEnd.path("am_heap_mb").asLong());
   }
 
   /** A one-executor sleep job of two tasks of {@code taskMs}, submitted detached, once its executor registered. */
@@ -248,8 +279,11 @@ class ControlPlaneIT {
     }
   }
 
-  /** Bytes that are no HTTP/2 at all: the AM drops the connection and carries on. */
-  private static void garbage(String host, int port) throws IOException {
+  /**
+   * Bytes that are no HTTP/2 at all: the AM drops the connection and carries on. UNAVAILABLE when
+   * it closed the connection within 10 s, whatever it wrote first; DEADLINE_EXCEEDED when it held it.
+   */
+  private static Status garbage(String host, int port) throws IOException {
     try (Socket s = new Socket(host, port)) {
       s.setSoTimeout(10_000);
       OutputStream out = s.getOutputStream();
@@ -259,7 +293,29 @@ class ControlPlaneIT {
       while (in.read() >= 0) {
         // drain until the server closes
       }
+      return Status.UNAVAILABLE.withDescription("closed by the AM");
+    } catch (java.net.SocketTimeoutException e) {
+      return Status.DEADLINE_EXCEEDED.withDescription("the AM held a connection of garbage open for 10 s");
     }
+  }
+
+  /** When the AM closed a connection the test never wrote to, in ms after {@code openedAt} (nanoTime). */
+  private static long closedAfterMs(Socket s, long openedAt, long waitMs) throws IOException {
+    long left = waitMs - (System.nanoTime() - openedAt) / 1_000_000;
+    if (left <= 0) {
+      return (System.nanoTime() - openedAt) / 1_000_000;
+    }
+    s.setSoTimeout((int) left);
+    try {
+      while (s.getInputStream().read() >= 0) {
+        // the server may write a frame before it closes
+      }
+    } catch (java.net.SocketTimeoutException e) {
+      return Long.MAX_VALUE;
+    } catch (java.net.SocketException e) {
+      // reset by the AM: closed all the same
+    }
+    return (System.nanoTime() - openedAt) / 1_000_000;
   }
 
   private static int http(String url, String method) throws IOException {

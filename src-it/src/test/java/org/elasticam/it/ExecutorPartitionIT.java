@@ -84,6 +84,9 @@ class ExecutorPartitionIT {
     assertEquals(2, ItCluster.ofType(events, "executor_registered").size(), "no executor replaced");
     assertEachTaskSucceededOnce(events);
     assertEquals(8, ItCluster.ofType(events, "task_end").size(), "no task ran twice");
+    Figures.record("ExecutorPartitionIT.aPartitionShorterThanTheHeartbeatTimeout", "default", String.format(
+        "held %d ms of the %d ms heartbeat timeout: 0 executors lost, 0 tasks re-run", HEARTBEAT_TIMEOUT_MS / 2,
+        HEARTBEAT_TIMEOUT_MS), "executors_lost", 0, "tasks_rerun", 0);
   }
 
   @Test
@@ -136,8 +139,16 @@ class ExecutorPartitionIT {
             "executor " + reg.get("executor_id").asText() + " (pid " + pid + ") outlived its loss");
       }
     }
-    System.out.printf("executors lost %d ms after the cut (heartbeat timeout %d ms)%n", lostAfterMs,
-        HEARTBEAT_TIMEOUT_MS);
+    long replacedAt = ItCluster.ofType(events, "executor_registered").stream()
+        .filter(e -> !cutOff.contains(e.get("executor_id").asText()) && e.get("ts").asLong() > heldAt)
+        .mapToLong(e -> e.get("ts").asLong()).max().orElseThrow();
+    long rerun = ItCluster.ofType(events, "task_end").stream().filter(t -> t.get("attempt").asInt() > 0).count();
+    double lostS = lostAfterMs / 1000.0;
+    double replacedS = Figures.seconds(removed.get(0).get("ts").asLong(), replacedAt);
+    Figures.record("ExecutorPartitionIT.executorsSilentForTheHeartbeatTimeoutAreLost", "default", String.format(
+        "lost %.1f s after the cut (timeout %d s); replacements registered %.1f s later; %d task(s) re-run", lostS,
+        HEARTBEAT_TIMEOUT_MS / 1000, replacedS, rerun), "lost_s", lostS, "replacements_registered_s", replacedS,
+        "tasks_rerun", rerun);
   }
 
   /** Eight 4 s tasks on two executors of two cores each: two waves. */

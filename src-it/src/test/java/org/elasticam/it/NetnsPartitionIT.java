@@ -82,10 +82,15 @@ class NetnsPartitionIT {
       List<JsonNode> events = DeployScripts.events(log);
       JsonNode lost = ofType(events, "node_lost").stream().filter(e -> e.path("host").asText().equals(HOST_B))
           .findFirst().orElseThrow(() -> new AssertionError("host B was never lost: " + events));
-      for (JsonNode r : ofType(events, "executor_removed")) {
-        if (r.path("host").asText().equals(HOST_B)) {
-          assertFalse(r.path("reason").asText().equals("idle"), "an executor on B went otherwise than lost: " + r);
-        }
+      // B's executors: each removed before the job ended, as lost, and B ran at least one.
+      List<String> onB = ofType(events, "executor_registered").stream()
+          .filter(e -> e.path("host").asText().equals(HOST_B)).map(e -> e.path("executor_id").asText()).toList();
+      assertFalse(onB.isEmpty(), "executors ran on B");
+      for (String executor : onB) {
+        JsonNode r = ofType(events, "executor_removed").stream()
+            .filter(e -> e.path("executor_id").asText().equals(executor)).findFirst()
+            .orElseThrow(() -> new AssertionError("executor " + executor + " on B was never removed: " + events));
+        assertEquals("lost", r.path("reason").asText(), "executor " + executor + " on B went otherwise than lost: " + r);
       }
       long rerun = ofType(events, "task_end").stream().filter(t -> t.path("stage_id").asInt() == 0
           && t.path("ts").asLong() > cutAt && t.path("status").asText().equals("SUCCESS")).count();
@@ -94,13 +99,17 @@ class NetnsPartitionIT {
           .noneMatch(t -> t.path("host").asText().equals(HOST_B) && t.path("status").asText().equals("SUCCESS")),
           "nothing succeeded on B after the cut");
 
+      long jobDoneAt = ofType(events, "app_end").get(0).path("ts").asLong();
       long healAt = System.currentTimeMillis();
       assertEquals(0, netns(env, work, "heal").exitCode());
       long rejoined = awaitRegistrations(work.resolve("b/logs/nm.out"), 2, Duration.ofMinutes(2));
-      System.out.printf("netns partition: maps done %d ms before the cut; B lost at the AM %.1f s after the cut;"
-              + " %d map task(s) re-ran; job done %.1f s after the cut; B registered again %.1f s after the heal%n",
-          cutAt - mapsDone.get(0).path("ts").asLong(), (lost.path("ts").asLong() - cutAt) / 1000.0, rerun,
-          (healAt - cutAt) / 1000.0, (rejoined - healAt) / 1000.0);
+      double lostS = Figures.seconds(cutAt, lost.path("ts").asLong());
+      double doneS = Figures.seconds(cutAt, jobDoneAt);
+      double rejoinedS = Figures.seconds(healAt, rejoined);
+      Figures.record("NetnsPartitionIT", "netns", String.format("B lost at the AM %.1f s after the cut (RM expiry"
+          + " 6 s); %d map(s) re-ran; job done %.1f s after the cut; B registered again %.1f s after the heal",
+          lostS, rerun, doneS, rejoinedS), "lost_s", lostS, "maps_rerun", rerun, "job_done_s", doneS,
+          "rejoined_after_heal_s", rejoinedS, "maps_done_before_cut_ms", cutAt - mapsDone.get(0).path("ts").asLong());
     } finally {
       DeployScripts.Result down = netns(env, work, "down");
       assertEquals(0, down.exitCode(), down.output());

@@ -85,12 +85,24 @@ class PreemptionIT {
     assertTrue(preempted.size() >= 2, "A gave back or lost executors to B: " + removed);
     assertTrue(removed.stream().noneMatch(e -> e.path("counted_as_failure").asBoolean()),
         "no preempted executor counts as a failure: " + removed);
-    long givenBack = ItCluster.ofType(events, "container_released").stream()
-        .filter(e -> e.path("reason").asText().startsWith("given back to the ResourceManager")).count();
+    // Given back before the kill: every executor A lost to B was released by A itself, with the reason
+    // it gave, before the ResourceManager's kill (which would end the container as PREEMPTED with no
+    // release of A's before it).
+    List<JsonNode> givenBack = ItCluster.ofType(events, "container_released").stream()
+        .filter(e -> e.path("reason").asText().startsWith("given back to the ResourceManager")).toList();
+    for (JsonNode p : preempted) {
+      String container = p.path("container_id").asText();
+      assertTrue(givenBack.stream().anyMatch(g -> g.path("container_id").asText().equals(container)
+          && g.path("ts").asLong() <= p.path("ts").asLong()),
+          "executor " + p.path("executor_id").asText() + " was given back before the ResourceManager killed it: " + p);
+      assertFalse(p.path("exit_status_name").asText().equals("PREEMPTED"), "killed by the ResourceManager: " + p);
+    }
     long firstWarning = warnings.get(0).path("ts").asLong();
     long firstRemoved = preempted.get(0).path("ts").asLong();
-    System.out.printf("preemption: %d warning(s); %d executor(s) preempted, %d of them given back before the kill;"
-        + " first warning -> first executor gone %.1f s%n", warnings.size(), preempted.size(), givenBack,
-        (firstRemoved - firstWarning) / 1000.0);
+    double firstGone = Figures.seconds(firstWarning, firstRemoved);
+    Figures.record("PreemptionIT", "default", String.format("%d warning(s); %d executor(s) taken, all %d given back"
+        + " before the kill; warning → first executor gone %.1f s", warnings.size(), preempted.size(), preempted.size(),
+        firstGone), "warnings", warnings.size(), "executors_taken", preempted.size(), "given_back", givenBack.size(),
+        "killed_by_rm", 0, "warning_to_first_gone_s", firstGone);
   }
 }

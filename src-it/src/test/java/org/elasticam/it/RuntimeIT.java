@@ -78,6 +78,7 @@ class RuntimeIT {
     JsonNode victim = it.awaitEvents(id, "executor_registered", 2, Duration.ofSeconds(60)).get(0);
     Thread.sleep(1000);
     long pid = victim.path("pid").asLong();
+    long killedAt = System.currentTimeMillis();
     ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
     ApplicationReport r = it.waitForEnd(id, Duration.ofSeconds(120));
     assertEquals(FinalApplicationStatus.SUCCEEDED, r.getFinalApplicationStatus(), r.getDiagnostics());
@@ -86,10 +87,34 @@ class RuntimeIT {
         .filter(e -> e.path("executor_id").asText().equals(victim.path("executor_id").asText()))
         .findFirst().orElseThrow(() -> new AssertionError("no executor_removed for the killed executor"));
     assertTrue(removed.path("counted_as_failure").asBoolean(), removed.toString());
-    assertTrue(removed.path("exit_status").asInt() != 0, removed.toString());
+    assertEquals(137, removed.path("exit_status").asInt(), "the exit of a kill -9 (128 + SIGKILL): " + removed);
     assertTrue(ItCluster.ofType(events, "executor_registered").size() >= 3, "a replacement registered");
-    assertTrue(ItCluster.ofType(events, "task_end").stream().anyMatch(e -> e.path("attempt").asInt() > 0),
-        "the killed executor's task ran again elsewhere");
+    String victimId = victim.path("executor_id").asText();
+    List<JsonNode> interrupted = ItCluster.ofType(events, "task_start").stream()
+        .filter(e -> e.path("executor_id").asText().equals(victimId)).filter(start -> ItCluster.ofType(events,
+            "task_end").stream().noneMatch(end -> sameAttempt(start, end) && end.path("status").asText()
+            .equals("SUCCESS"))).toList();
+    assertFalse(interrupted.isEmpty(), "the killed executor was running a task");
+    for (JsonNode t : interrupted) {
+      assertTrue(ItCluster.ofType(events, "task_end").stream().anyMatch(e -> e.path("task").asInt()
+          == t.path("task").asInt() && e.path("attempt").asInt() > t.path("attempt").asInt()
+          && !e.path("executor_id").asText().equals(victimId) && e.path("status").asText().equals("SUCCESS")),
+          "task " + t.path("task").asInt() + " of the killed executor ran again on another one");
+    }
+    double exitS = Figures.seconds(killedAt, removed.path("ts").asLong());
+    double replacedS = Figures.seconds(killedAt, ItCluster.ofType(events, "executor_registered").stream()
+        .mapToLong(e -> e.path("ts").asLong()).filter(ts -> ts > killedAt).min().orElseThrow());
+    double doneAgainS = Figures.seconds(killedAt, ItCluster.ofType(events, "task_end").stream()
+        .filter(e -> e.path("attempt").asInt() > 0).mapToLong(e -> e.path("ts").asLong()).max().orElseThrow());
+    Figures.record("RuntimeIT.anExecutorKilledMidJob", "default", String.format("kill → exit 137 reported %.1f s;"
+        + " replacement registered %.1f s; %d task(s) done again %.1f s after the kill", exitS, replacedS,
+        interrupted.size(), doneAgainS), "exit_reported_s", exitS, "replacement_registered_s", replacedS,
+        "tasks_rerun", interrupted.size(), "done_again_s", doneAgainS);
+  }
+
+  private static boolean sameAttempt(JsonNode a, JsonNode b) {
+    return a.path("stage_id").asInt() == b.path("stage_id").asInt() && a.path("task").asInt() == b.path("task").asInt()
+        && a.path("attempt").asInt() == b.path("attempt").asInt();
   }
 
   @Test

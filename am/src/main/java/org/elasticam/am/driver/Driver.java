@@ -807,6 +807,8 @@ public final class Driver implements DriverService.SessionHandler {
    * only it can serve; busy ones, too, get no new tasks and go when idle.
    */
   public void preemptionRequested(List<String> named, int more) {
+    named.stream().filter(id -> !executors.containsKey(id) && !gone.contains(id)
+        && allocator.launched(id).isPresent()).forEach(this::giveBackUnregistered);
     List<String> chosen = new ArrayList<>();
     named.stream().filter(executors::containsKey).forEach(chosen::add);
     List<String> candidates = executors.keySet().stream().filter(id -> !chosen.contains(id)
@@ -820,6 +822,17 @@ public final class Driver implements DriverService.SessionHandler {
         retireIfIdle(id);
       }
     }
+  }
+
+  /**
+   * A container the ResourceManager names whose executor has not registered yet runs nothing: it
+   * goes back at once, and its executor, should it still register, is refused.
+   */
+  private void giveBackUnregistered(String id) {
+    gone.add(id);
+    LOG.info("Giving back executor {}, launched and not registered yet: the ResourceManager is about to preempt"
+        + " its container", id);
+    allocator.killExecutor(id, GIVEN_BACK + " before it preempts it (its executor had not registered)");
   }
 
   /** The allocator reports the executor's container completed; a no-op if we already knew. */

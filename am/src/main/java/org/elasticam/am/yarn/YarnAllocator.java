@@ -189,11 +189,12 @@ public final class YarnAllocator {
     checkPendingMatchesClient();
   }
 
-  /** Applies what one allocate call returned: node changes, preemption, grants, then completions. */
+  /**
+   * Applies what one allocate call returned: node changes, grants, preemption, then completions. The
+   * grants come before the preemption warning because it may name a container granted in the same
+   * response: known by then, it is named as ours and given back, not left for the RM to kill.
+   */
   public void handleResponse(AllocateResponse response) {
-    if (response.getPreemptionMessage() != null) {
-      preemption(response.getPreemptionMessage());
-    }
     for (org.apache.hadoop.yarn.api.records.NodeReport n : response.getUpdatedNodes()) {
       org.apache.hadoop.yarn.api.records.NodeState state = n.getNodeState();
       String host = n.getNodeId().getHost();
@@ -212,6 +213,9 @@ public final class YarnAllocator {
     List<Container> allocated = response.getAllocatedContainers();
     if (!allocated.isEmpty()) {
       handleAllocated(allocated);
+    }
+    if (response.getPreemptionMessage() != null) {
+      preemption(response.getPreemptionMessage());
     }
     List<ContainerStatus> completed = response.getCompletedContainersStatuses();
     if (!completed.isEmpty()) {

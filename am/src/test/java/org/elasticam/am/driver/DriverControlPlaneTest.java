@@ -452,4 +452,20 @@ class DriverControlPlaneTest {
     e1.get(20, TimeUnit.SECONDS);
     e2.get(20, TimeUnit.SECONDS);
   }
+
+  @Test
+  void aContainerNamedForPreemptionBeforeItsExecutorRegisteredIsGivenBackAtOnce() throws Exception {
+    int port = startDriver("sleep", "--stages", "1", "--tasks", "1", "--task-ms", "60000");
+    CompletableFuture<Integer> e1 = executor(port, 1, "c1", SECRET);
+    waitFor(() -> driver.tasksRunning() == 1, "executor 1 runs the task; executor 2 was launched, never registered");
+    loop.call(() -> {
+      driver.preemptionRequested(List.of("2"), 0);
+      return null;
+    });
+    assertEquals(List.of("2: given back to the ResourceManager before it preempts it (its executor had not registered)"),
+        killed, "the container was given back, not left for the ResourceManager to kill");
+    assertEquals(1, loop.call(driver::tasksRunning), "the running task was not touched");
+    server.shutdownNow();
+    e1.get(20, TimeUnit.SECONDS);
+  }
 }

@@ -461,4 +461,15 @@ class YarnAllocatorTest {
     // container 2 holds executor 2; the contract asks 2 containers, one of them already named
     assertEquals(List.of("[2] +1"), preemptions);
   }
+
+  @Test
+  void aPreemptionWarningNamesAContainerGrantedInTheSameResponse() {
+    target(2);
+    grant("host1");
+    List<Container> same = rm.grant("host2", 1);
+    rm.preemptNext(List.of(same.get(0).getId()), 0, 1024);
+    heartbeat();
+    // container 2, granted in the response that warns of it, holds executor 2 by then
+    assertEquals(List.of("[2] +0"), preemptions);
+  }
 }

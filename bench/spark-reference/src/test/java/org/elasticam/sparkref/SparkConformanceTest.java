@@ -33,15 +33,37 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class SparkConformanceTest {
 
-  /** From this module's directory: the shared traces beside the repository, else the bundled ones. */
+  /**
+   * From this module's directory: the shared traces beside the repository; without them the
+   * bundled copies of 3 of them, and {@link #theSharedTracesArePresent} says what was not checked.
+   */
   private static final Path SHARED = Path.of("../../../shared/eventlogs");
   private static final Path BUNDLED = Path.of("../../sim/src/test/resources/traces");
 
   static List<Path> traces() throws IOException {
-    Path dir = Files.isDirectory(SHARED) ? SHARED : BUNDLED;
+    return list(Files.isDirectory(SHARED) ? SHARED : BUNDLED);
+  }
+
+  private static List<Path> list(Path dir) throws IOException {
     try (Stream<Path> files = Files.list(dir)) {
       return files.filter(f -> f.getFileName().toString().endsWith(".trace.jsonl")).sorted().toList();
     }
+  }
+
+  /** Skipped, naming what was not checked, without ../shared/eventlogs; failed where CI requires it. */
+  @Test
+  void theSharedTracesArePresent() throws IOException {
+    if (!Files.isDirectory(SHARED)) {
+      String notChecked = "NOT CHECKED: the 16 recorded traces of " + SHARED.toAbsolutePath().normalize()
+          + ", missing: that our spark policy decides as Spark 3.5.3's manager at every tick on each, with the"
+          + " default settings and with bounds and a short idle timeout; only the bundled copies of 3 of them"
+          + " ran: " + list(BUNDLED).stream().map(p -> p.getFileName().toString()).toList();
+      if ("required".equals(System.getenv("ELASTICAM_SHARED_TRACES"))) {
+        org.junit.jupiter.api.Assertions.fail(notChecked + " (ELASTICAM_SHARED_TRACES=required)");
+      }
+      org.junit.jupiter.api.Assumptions.abort(notChecked);
+    }
+    assertEquals(16, traces().size(), "the shared traces: " + traces());
   }
 
   private static Lockstep lockstep(PolicySettings settings) {
