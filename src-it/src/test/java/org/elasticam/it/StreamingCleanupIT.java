@@ -129,8 +129,10 @@ class StreamingCleanupIT {
     assertTrue(peak > 0, "the sampler saw shuffle files: " + usage);
     assertTrue(peak <= 3 * perBatch, "at most a few batches' shuffle on disk at any time, not " + BATCHES
         + ": peak " + peak + " bytes, one batch " + perBatch);
-    System.out.printf("RELIABILITY streaming-cleanup: %d batches x %d bytes of shuffle; peak on the nodes' disks %d bytes"
-        + " (%.1f batches); %d samples%n", BATCHES, perBatch, peak, (double) peak / perBatch, usage.size());
+    Figures.record("StreamingCleanupIT", "default", String.format(java.util.Locale.ROOT,
+        "%d batches of %,d bytes of shuffle: peak on the nodes' disks %,d bytes (%.1f batches); batch %d failed,"
+        + " the stream went on", BATCHES, perBatch, peak, (double) peak / perBatch, FAILING_BATCH),
+        "batches", BATCHES, "bytes_per_batch", perBatch, "peak_bytes", peak, "samples", usage.size());
   }
 
   /** Bytes of shuffle files under every NodeManager's local dirs now. */
