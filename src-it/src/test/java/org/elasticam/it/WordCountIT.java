@@ -98,7 +98,14 @@ class WordCountIT {
     ItCluster.ClientRun run = run(submit("static", 0, "elasticam.executor.instances=2",
         "elasticam.shuffle.client.maxRequestsInFlight=2", "elasticam.shuffle.client.maxBytesInFlight=1m"));
     assertEquals(expected, Corpus.output(fs, output("static"), REDUCERS));
-    assertNoMapRanTwice(it.events(run.appId()));
+    List<JsonNode> events = it.events(run.appId());
+    assertNoMapRanTwice(events);
+    List<JsonNode> removed = ItCluster.ofType(events, "shuffle_removed");
+    assertEquals(1, removed.size(), "the map stage's shuffle is deleted once its reader completed: " + removed);
+    assertEquals(0, removed.get(0).path("shuffle_id").asInt());
+    long lastReducer = ItCluster.ofType(events, "task_end").stream().filter(e -> e.path("stage_id").asInt() == 1)
+        .mapToLong(e -> e.path("ts").asLong()).max().orElseThrow();
+    assertTrue(removed.get(0).path("ts").asLong() >= lastReducer, "not before the last reducer ended");
   }
 
   /**
