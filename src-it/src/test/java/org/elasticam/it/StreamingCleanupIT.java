@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -80,18 +79,11 @@ class StreamingCleanupIT {
         "  }",
         "}")));
     List<Long> usage = new CopyOnWriteArrayList<>();
-    AtomicBoolean running = new AtomicBoolean(true);
-    Thread sampler = new Thread(() -> {
-      while (running.get()) {
-        usage.add(shuffleBytesOnNodes());
-        try {
-          Thread.sleep(200);
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-    });
-    sampler.start();
+    // The disk use is sampled every 200 ms while the stream runs.
+    java.util.concurrent.ScheduledExecutorService sampler = java.util.concurrent.Executors
+        .newSingleThreadScheduledExecutor();
+    sampler.scheduleAtFixedRate(() -> usage.add(shuffleBytesOnNodes()), 0, 200,
+        java.util.concurrent.TimeUnit.MILLISECONDS);
     ItCluster.ClientRun run;
     try {
       run = it.client("submit",
@@ -103,8 +95,8 @@ class StreamingCleanupIT {
           "--jar", jar.toString(), "--class", "it.user.Shuffling",
           "--batch-ms", "1000", "--batches", String.valueOf(BATCHES), "--rate", "const:10");
     } finally {
-      running.set(false);
-      sampler.join();
+      sampler.shutdown();
+      sampler.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
     }
     assertEquals(0, run.exitCode(), run.out() + run.err());
     List<JsonNode> events = it.events(run.appId());

@@ -366,10 +366,7 @@ public final class Driver implements DriverService.SessionHandler {
     public void abandonStages(List<Integer> stageIds) {
       for (int id : stageIds) {
         for (TaskAttempt a : scheduler.abort(id)) {
-          ExecutorSession on = executors.get(a.executorId());
-          if (on != null) {
-            on.send(DriverMessage.newBuilder().setKillTask(KillTask.newBuilder().setTaskId(a.taskId())).build());
-          }
+          kill(a);
           if (dynamic != null) {
             dynamic.taskEnded(a, false, true, clock.nowMs());
           }
@@ -1005,10 +1002,7 @@ public final class Driver implements DriverService.SessionHandler {
     for (TaskAttempt other : end.get().redundant()) {
       LOG.info("Task {} of stage {}: attempt {} on {} succeeded first; killing attempt {} on executor {}", a.index(),
           a.stageId(), a.attempt(), a.host(), other.attempt(), other.executorId());
-      ExecutorSession on = executors.get(other.executorId());
-      if (on != null) {
-        on.send(DriverMessage.newBuilder().setKillTask(KillTask.newBuilder().setTaskId(other.taskId())).build());
-      }
+      kill(other);
     }
     if (dynamic != null) {
       dynamic.taskEnded(a, ok, killed, clock.nowMs());
@@ -1067,6 +1061,14 @@ public final class Driver implements DriverService.SessionHandler {
     retireIfIdle(a.executorId());
     end.get().stageCompleted().ifPresent(this::stageCompleted);
     revive();
+  }
+
+  /** Asks the attempt's executor to stop it; its end, when reported, is the scheduler's to judge. */
+  private void kill(TaskAttempt a) {
+    ExecutorSession on = executors.get(a.executorId());
+    if (on != null) {
+      on.send(DriverMessage.newBuilder().setKillTask(KillTask.newBuilder().setTaskId(a.taskId())).build());
+    }
   }
 
   /** An attempt whose task another attempt completed: its output is not used, its end counts for nothing. */
