@@ -5,6 +5,8 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.util.ResourceLeakDetector;
 import io.netty.util.ResourceLeakDetectorFactory;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -67,10 +69,16 @@ public final class LeakCheck implements BeforeAllCallback, AfterEachCallback {
     }
   }
 
-  /** Makes the detector look at collected buffers; returns (and forgets) what it reported. */
+  /**
+   * Makes the detector look at collected buffers; returns (and forgets) what it reported. A
+   * collected buffer reaches the detector's queue only after the JVM's reference handler thread
+   * has enqueued it, which on a busy machine can lag the collection: each round waits for a
+   * sentinel collected in the same GC to be enqueued before allocating, which is when the detector
+   * polls its queue.
+   */
   static List<String> collect() {
     for (int round = 0; round < 3; round++) {
-      System.gc();
+      collectGarbageAndWaitForEnqueue();
       for (int i = 0; i < 64; i++) {
         ByteBuf a = Unpooled.directBuffer(8);
         ByteBuf b = PooledByteBufAllocator.DEFAULT.buffer(8);
@@ -85,5 +93,20 @@ public final class LeakCheck implements BeforeAllCallback, AfterEachCallback {
       LEAKS.clear();
       return found;
     }
+  }
+
+  private static void collectGarbageAndWaitForEnqueue() {
+    ReferenceQueue<Object> queue = new ReferenceQueue<>();
+    WeakReference<Object> sentinel = new WeakReference<>(new Object(), queue);
+    System.gc();
+    try {
+      if (queue.remove(2_000) == null) {
+        System.gc();
+        queue.remove(2_000);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    sentinel.clear();
   }
 }
