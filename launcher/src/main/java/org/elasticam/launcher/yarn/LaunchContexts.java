@@ -1,5 +1,6 @@
 package org.elasticam.launcher.yarn;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -15,11 +16,16 @@ public final class LaunchContexts {
 
   private LaunchContexts() {}
 
+  /**
+   * Every buffer is a duplicate: the NodeManager client serializes contexts on several threads at
+   * once and moves a buffer's position while it copies, so a buffer shared by two contexts can
+   * reach a NodeManager empty.
+   */
   public static ContainerLaunchContext executor(ExecutorLaunchSpec spec, ExecutorId id) {
-    ContainerLaunchContext ctx = ContainerLaunchContext.newInstance(spec.localResources(), environment(spec),
-        List.of(command(spec, id)), spec.serviceData().isEmpty() ? null : new HashMap<>(spec.serviceData()),
-        spec.tokens() == null ? null : spec.tokens().duplicate(), null);
-    return ctx;
+    Map<String, ByteBuffer> serviceData = new HashMap<>();
+    spec.serviceData().forEach((service, data) -> serviceData.put(service, data.duplicate()));
+    return ContainerLaunchContext.newInstance(spec.localResources(), environment(spec), List.of(command(spec, id)),
+        serviceData.isEmpty() ? null : serviceData, spec.tokens() == null ? null : spec.tokens().duplicate(), null);
   }
 
   /**

@@ -49,6 +49,29 @@ class LaunchContextsTest {
     assertNull(none.getTokens());
   }
 
+  /**
+   * The NodeManager client serializes each context on its own thread, moving the buffer's position
+   * while it copies: two contexts sharing one buffer sent a NodeManager empty service data once
+   * (the shuffle service then refused the application and the executor exited). Each context
+   * must have buffers of its own.
+   */
+  @Test
+  void eachContextHasItsOwnBuffersSoConcurrentLaunchesCannotEmptyThem() {
+    byte[] secret = {1, 2, 3, 4, 5, 6, 7, 8};
+    byte[] tokens = {9, 9, 9};
+    ExecutorLaunchSpec base = spec(Optional.empty(), Map.of("elasticam_shuffle", ByteBuffer.wrap(secret)));
+    ExecutorLaunchSpec spec = base.withTokens(ByteBuffer.wrap(tokens));
+    ContainerLaunchContext first = LaunchContexts.executor(spec, new ExecutorId(1));
+    ContainerLaunchContext second = LaunchContexts.executor(spec, new ExecutorId(2));
+    // What a serializer part-way through the first context leaves behind.
+    ByteBuffer firstData = first.getServiceData().get("elasticam_shuffle");
+    firstData.position(firstData.limit());
+    first.getTokens().position(first.getTokens().limit());
+    assertEquals(secret.length, second.getServiceData().get("elasticam_shuffle").remaining());
+    assertEquals(tokens.length, second.getTokens().remaining());
+    assertEquals(secret.length, spec.serviceData().get("elasticam_shuffle").remaining(), "the spec's own buffer");
+  }
+
   @Test
   void theShuffleServiceAndTheFetchSettingsReachTheExecutor() {
     ExecutorLaunchSpec base = spec(Optional.empty(), Map.of("elasticam_shuffle", ByteBuffer.allocate(4)));
