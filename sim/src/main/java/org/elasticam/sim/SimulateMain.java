@@ -36,7 +36,7 @@ public final class SimulateMain {
   }
 
   /** Runs the command with the given streams; returns the exit code. */
-  static int run(String[] args, PrintStream out, PrintStream err) {
+  public static int run(String[] args, PrintStream out, PrintStream err) {
     if (Arrays.asList(args).contains("--streaming")) {
       return StreamingSimulateMain.run(args, out, err, streamingWorld(SimParams.defaults()));
     }

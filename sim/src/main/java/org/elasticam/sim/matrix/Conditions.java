@@ -1,6 +1,8 @@
 package org.elasticam.sim.matrix;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.elasticam.sim.PolicyHarness;
 
@@ -40,6 +42,15 @@ public record Conditions(double timeScale, long startMs, long grantMs, long hear
     m.put("elasticam.executor.cores", String.valueOf(executorCores));
     m.put("elasticam.task.cpus", "1");
     return m;
+  }
+
+  /** The same conditions as {@code bin/elasticam simulate} flags. */
+  public List<String> simulateArgs() {
+    List<String> a = new ArrayList<>(List.of("--time-scale", String.valueOf(timeScale), "--start-ms",
+        String.valueOf(startMs), "--grant-ms", String.valueOf(grantMs), "--heartbeat-ms", String.valueOf(heartbeatMs),
+        "--capacity", String.valueOf(capacity), "--hosts", String.valueOf(HOSTS)));
+    conf().forEach((k, v) -> a.addAll(List.of("--conf", k + "=" + v)));
+    return a;
   }
 
   /**

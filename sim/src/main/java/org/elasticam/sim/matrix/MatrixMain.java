@@ -30,6 +30,7 @@ import java.util.concurrent.Future;
  *                                   with --reuse, the other policies' and the oracle's figures are taken
  *                                   from EARLIER's line for the same case instead of run again
  * list --traces DIR [--slice S]     prints the cases' ids and conditions
+ * show ID --traces DIR [--policy P] --out DIR   runs one case as simulate does, with every output
  * report FILE [--policy P] [--baseline B] [--cases]   the summary per slice (and every case with --cases)
  * </pre>
  */
@@ -43,21 +44,47 @@ public final class MatrixMain {
 
   static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
     if (args.length == 0 || Arrays.asList(args).contains("--help")) {
-      out.println("usage: MatrixMain run|list|report ... (see the class's Javadoc)");
+      out.println("usage: MatrixMain run|list|show|report ... (see the class's Javadoc)");
       return args.length == 0 ? 2 : 0;
     }
     Options o = new Options(Arrays.copyOfRange(args, 1, args.length));
     switch (args[0]) {
       case "run" -> runCases(o, err);
       case "list" -> cases(o).forEach(c -> out.println(c.id() + "  " + c.conditions().describe()));
+      case "show" -> {
+        return show(o, out, err);
+      }
       case "report" -> out.print(MatrixReport.markdown(read(o.files), o.value("--policy", "elastic"),
           o.value("--baseline", "spark"), o.has("--cases")));
       default -> {
-        err.println("unknown command " + args[0] + " (run, list, report)");
+        err.println("unknown command " + args[0] + " (run, list, show, report)");
         return 2;
       }
     }
     return 0;
+  }
+
+  /**
+   * One case with every output {@code simulate --out} writes (event logs, CSV, charts), for looking
+   * at why it came out as it did; a synthetic workload's trace is written beside them.
+   */
+  private static int show(Options o, PrintStream out, PrintStream err) throws IOException {
+    String id = o.files.isEmpty() ? "" : o.files.get(0);
+    MatrixCase c = cases(o).stream().filter(k -> k.id().equals(id)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no case " + id + " (see list)"));
+    Path dir = Path.of(o.value("--out", "matrix-case"));
+    Files.createDirectories(dir);
+    Path traces = Path.of(o.value("--traces", "../shared/eventlogs"));
+    Path trace = traces.resolve(c.workload() + MatrixRunner.TRACE_SUFFIX);
+    if (c.workload().contains("#")) {
+      trace = dir.resolve(c.workload().replace('#', '-') + MatrixRunner.TRACE_SUFFIX);
+      TraceFiles.write(new MatrixRunner(traces, List.of()).workload(c.workload()), trace);
+    }
+    List<String> args = new ArrayList<>(List.of("--trace", trace.toString(), "--policy", o.value("--policy", "all"),
+        "--out", dir.toString()));
+    args.addAll(c.conditions().simulateArgs());
+    out.println("bin/elasticam simulate " + String.join(" ", args));
+    return org.elasticam.sim.SimulateMain.run(args.toArray(String[]::new), out, err);
   }
 
   private static List<MatrixCase> cases(Options o) {
