@@ -77,6 +77,23 @@ public final class RobustnessMatrix {
     return out;
   }
 
+  /** Every {@link #GUARD_STRIDE}-th case of the tuning slice makes the CI guard's slice. */
+  static final int GUARD_STRIDE = 17;
+
+  /**
+   * The CI guard's fixed slice: every {@link #GUARD_STRIDE}-th case of the tuning slice, from the
+   * first. The stride is prime to the 20 cases of a workload, so the slice goes through every
+   * draw and corner as it goes through the workloads. Chosen by position, not by outcome.
+   */
+  public static List<MatrixCase> guard(List<String> traces) {
+    List<MatrixCase> tuning = cases(TUNING, traces);
+    List<MatrixCase> out = new ArrayList<>();
+    for (int i = 0; i < tuning.size(); i += GUARD_STRIDE) {
+      out.add(tuning.get(i));
+    }
+    return out;
+  }
+
   /** Conditions drawn over the ranges. */
   static Conditions draw(SplittableRandom r) {
     double timeScale = logUniform(r, 0.1, 10);
