@@ -1,7 +1,9 @@
 package org.elasticam.sim;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.elasticam.allocator.dynamic.AllocationPolicies;
 import org.elasticam.allocator.dynamic.AllocationPolicy;
 import org.elasticam.allocator.dynamic.PolicySettings;
 import org.elasticam.workload.Trace;
@@ -16,12 +18,13 @@ public final class PolicyHarness {
   /**
    * What one run came to.
    *
+   * @param idleExecutorMs the part of {@code executorMs} when the executor ran no task
    * @param events simulator actions run (task ends, heartbeats, ticks, launches, ...)
    * @param allocatorCycles heartbeats, each one reconcile of the allocation core
    * @param allocatorNanos wall-clock time the core spent in them (and in matching grants)
    */
-  public record Outcome(String policy, long makespanMs, long executorMs, int peakExecutors, long events,
-      long allocatorCycles, long allocatorNanos) {}
+  public record Outcome(String policy, long makespanMs, long executorMs, long idleExecutorMs, int peakExecutors,
+      long events, long allocatorCycles, long allocatorNanos) {}
 
   private final SimConfig config;
 
@@ -47,19 +50,20 @@ public final class PolicyHarness {
    * @param hosts NodeManagers
    * @param timeScale multiplies the trace's durations and gaps
    * @param oneMachine all hosts share one machine's cores (executor starts anywhere slow each other)
+   * @param heartbeatMs the AM's heartbeat interval while no request is pending
    */
   public record World(long grantMs, long startMs, double startContention, int capacity, int hosts, double timeScale,
-      boolean oneMachine) {
+      boolean oneMachine, long heartbeatMs) {
 
     /** The simulator's defaults. */
     public static World defaults() {
       SimParams d = SimParams.defaults();
       return new World(d.grantMs(), d.startMs(), d.startContention(), d.capacity(), d.hosts(), d.timeScale(),
-          d.oneMachine());
+          d.oneMachine(), d.heartbeatMs());
     }
 
     public World withSize(int newCapacity, int newHosts) {
-      return new World(grantMs, startMs, startContention, newCapacity, newHosts, timeScale, oneMachine);
+      return new World(grantMs, startMs, startContention, newCapacity, newHosts, timeScale, oneMachine, heartbeatMs);
     }
   }
 
@@ -67,7 +71,7 @@ public final class PolicyHarness {
     SimParams p = SimParams.defaults().withGrantMs(w.grantMs()).withStartMs(w.startMs())
         .withStartContention(w.startContention()).withCapacity(w.capacity()).withHosts(w.hosts())
         .withTimeScale(w.timeScale()).withOneMachine(w.oneMachine());
-    return new PolicyHarness(SimConfig.of(overrides, p));
+    return new PolicyHarness(SimConfig.of(overrides, p, w.heartbeatMs(), new ArrayList<>()));
   }
 
   /** The settings a policy is built with in this configuration. */
@@ -86,9 +90,35 @@ public final class PolicyHarness {
    * @throws RuntimeException when the run cannot finish (the application failed, or stalled)
    */
   public Outcome run(Trace trace, String traceName, AllocationPolicy policy) {
-    PolicyRun run = PolicyRun.of(trace, traceName, policy, config, null);
+    return outcome(PolicyRun.of(trace, traceName, policy, config, null));
+  }
+
+  /**
+   * As {@link #run(Trace, String, AllocationPolicy)} with a policy by name, as {@code simulate
+   * --policy} names them: a policy {@code AllocationPolicies} makes, {@code oracle}, or {@code
+   * oracle-start-bound}.
+   */
+  public Outcome run(Trace trace, String traceName, String policyName) {
+    if (policyName.equals(Oracle.NAME) || policyName.equals(Oracle.BOUND)) {
+      SimResult oracle = Oracle.run(trace, traceName, config);
+      SimResult r = policyName.equals(Oracle.NAME) ? oracle : Oracle.startAwareBound(oracle, config.params());
+      return new Outcome(r.policy(), r.makespanMs(), r.executorMs(), r.idleExecutorMs(), r.peakExecutors(), 0, 0, 0);
+    }
+    AllocationPolicy policy = AllocationPolicies.create(policyName, settings());
+    return outcome(PolicyRun.of(trace, traceName, policy, config, null));
+  }
+
+  /** The oracle and its start-aware bound from one oracle run: {oracle, bound}. */
+  public List<Outcome> oracleAndBound(Trace trace, String traceName) {
+    SimResult oracle = Oracle.run(trace, traceName, config);
+    SimResult bound = Oracle.startAwareBound(oracle, config.params());
+    return List.of(oracle, bound).stream().map(r -> new Outcome(r.policy(), r.makespanMs(), r.executorMs(),
+        r.idleExecutorMs(), r.peakExecutors(), 0, 0, 0)).toList();
+  }
+
+  private static Outcome outcome(PolicyRun run) {
     SimResult r = run.result();
-    return new Outcome(r.policy(), r.makespanMs(), r.executorMs(), r.peakExecutors(), run.eventsRun(),
-        run.allocatorCycles(), run.allocatorCycleNanos());
+    return new Outcome(r.policy(), r.makespanMs(), r.executorMs(), r.idleExecutorMs(), r.peakExecutors(),
+        run.eventsRun(), run.allocatorCycles(), run.allocatorCycleNanos());
   }
 }

@@ -35,7 +35,9 @@ record SimArgs(Path trace, String policy, SimParams world, Long heartbeatMs, Map
         simulated ResourceManager and executors, and prints each policy's figures.
       options:
         --trace F              the workload trace (<name>.trace.jsonl)
-        --policy P             a policy name, oracle, or all (default all: every policy and the oracle)
+        --policy P             a policy name, oracle, oracle-start-bound, or all (default all: every
+                               policy, the oracle, and the oracle's curve with every new executor paying
+                               the grant and start latency: the start-aware bound)
         --grant-ms N           ResourceManager grant latency after a request arrives (default 200)
         --start-ms N           executor start latency, launch to registration, alone on its host (default 1000)
         --start-contention X   extra start latency per executor already starting on the host, as a

@@ -36,7 +36,7 @@ public final class SimulateMain {
   }
 
   /** Runs the command with the given streams; returns the exit code. */
-  static int run(String[] args, PrintStream out, PrintStream err) {
+  public static int run(String[] args, PrintStream out, PrintStream err) {
     if (Arrays.asList(args).contains("--streaming")) {
       return StreamingSimulateMain.run(args, out, err, streamingWorld(SimParams.defaults()));
     }
@@ -97,6 +97,9 @@ public final class SimulateMain {
     if (policy.equals(Oracle.NAME)) {
       return Oracle.run(trace, name, config);
     }
+    if (policy.equals(Oracle.BOUND)) {
+      return Oracle.startAwareBound(Oracle.run(trace, name, config), config.params());
+    }
     if (files == null) {
       return PolicyRun.run(trace, name, policy, config, null);
     }
@@ -105,11 +108,12 @@ public final class SimulateMain {
     }
   }
 
-  /** {@code all}: every policy the allocator knows, then the oracle; else one of them. */
+  /** {@code all}: every policy the allocator knows, then the oracle and its start-aware bound; else one of them. */
   static List<String> policies(String chosen) throws SimArgs.UsageException {
     String p = chosen.toLowerCase(Locale.ROOT);
     List<String> all = new ArrayList<>(AllocationPolicies.available());
     all.add(Oracle.NAME);
+    all.add(Oracle.BOUND);
     if (p.equals("all")) {
       return all;
     }

@@ -34,7 +34,8 @@ class DeterminismTest {
     String first = run(trace, dir.resolve("a"));
     String second = run(trace, dir.resolve("b"));
     assertEquals(first, second);
-    assertEquals(AllocationPolicies.NAMES.size() + 1, first.lines().count(), first);
+    // the policies, the oracle and its start-aware bound
+    assertEquals(AllocationPolicies.NAMES.size() + 2, first.lines().count(), first);
     List<Path> files = list(dir.resolve("a"));
     assertFalse(files.isEmpty());
     for (Path f : files) {

@@ -68,6 +68,40 @@ class WorkedExampleTest {
     assertEquals(4, o.peakExecutors());
   }
 
+  /** Four 10 s tasks in a queue of 2 containers: two run, then the other two, first come first served. */
+  @Test
+  void theOracleStaysWithinTheCapacity() {
+    Path trace = Traces.write(dir, "four", Traces.stage(0, 0, List.of(), Traces.repeat(4, 10_000)));
+    SimResult o = Oracle.run(Traces.read(trace), "four", SimConfig.of(Map.of(),
+        SimParams.defaults().withCapacity(2).withHosts(2)));
+    assertEquals(20_000, o.makespanMs());
+    assertEquals(40_000, o.executorMs());
+    assertEquals(2, o.peakExecutors());
+  }
+
+  /**
+   * The oracle's curve 0 → 2 → 1 → 2 → 0 (a 10 s and a 4 s task, then a 3 s task 2 s after the
+   * short one ended): the start-aware bound pays two starts (grant 200 + start 1000 ms each) for
+   * the first rise, and a start again for the second: keeping the executor freed 2 s before would
+   * cost more. With a 5 s start the gap is the cheaper.
+   */
+  @Test
+  void theStartAwareBoundPaysAStartPerNewExecutorOrTheIdleGapIfCheaper() {
+    Path trace = Traces.write(dir, "bound",
+        Traces.stage(0, 0, List.of(), 10_000),
+        Traces.stage(1, 0, List.of(), 4_000),
+        Traces.stage(2, 6_000, List.of(1), 3_000));
+    SimResult o = Oracle.run(Traces.read(trace), "bound", Traces.config());
+    assertEquals(17_000, o.executorMs());
+    SimResult bound = Oracle.startAwareBound(o, Traces.config().params());
+    assertEquals(Oracle.BOUND, bound.policy());
+    assertEquals(17_000 + 2 * 1_200 + 1_200, bound.executorMs(), "a 2 s gap costs more than a 1.2 s start");
+    assertEquals(o.makespanMs(), bound.makespanMs());
+    SimConfig slow = SimConfig.of(Map.of(), SimParams.defaults().withStartMs(4_800));
+    assertEquals(17_000 + 2 * 5_000 + 2_000, Oracle.startAwareBound(Oracle.run(Traces.read(trace), "bound", slow),
+        slow.params()).executorMs());
+  }
+
   /**
    * Stage 0 (3 s and 1 s tasks) at 0; stage 1 (a 4 s task) 500 ms after stage 0 ended; stage 2
    * (2 s) after stage 1 plus 0. The oracle's makespan is the critical path 3 + 0.5 + 4 + 2 = 9.5 s,

@@ -64,6 +64,31 @@ public final class Trace {
     return new Trace(attempts, graph);
   }
 
+  /**
+   * A trace built in memory (a synthetic workload) rather than read from a file: the same checks
+   * on how its stages wait for each other as {@link #read}; the records check their own fields.
+   *
+   * @throws IllegalArgumentException when there is no stage attempt, one appears twice, or stages
+   *     could never be submitted
+   */
+  public static Trace of(List<TraceStage> stageAttempts) {
+    if (stageAttempts.isEmpty()) {
+      throw new IllegalArgumentException("no stage attempt");
+    }
+    Map<List<Integer>, Boolean> seen = new HashMap<>();
+    for (TraceStage s : stageAttempts) {
+      if (seen.put(List.of(s.stageId(), s.attempt()), true) != null) {
+        throw new IllegalArgumentException("stage " + s.stageId() + " attempt " + s.attempt() + " appears twice");
+      }
+    }
+    StageGraph graph = StageGraph.of(stageAttempts);
+    List<Integer> unreachable = graph.unreachable();
+    if (!unreachable.isEmpty()) {
+      throw new IllegalArgumentException(describeUnreachable(unreachable));
+    }
+    return new Trace(stageAttempts, graph);
+  }
+
   /** The stage attempts in file order. */
   public List<TraceStage> stageAttempts() {
     return stageAttempts;

@@ -175,4 +175,17 @@ class TraceReadTest {
     assertEquals(List.of("FAILED", "KILLED"),
         trace.stageAttempts().get(0).tasks().stream().map(TraceTask::status).toList());
   }
+
+  @Test
+  void aTraceBuiltInMemoryIsCheckedAsAFileIs() {
+    TraceTask t = new TraceTask(0, 0, 0, 100, "", "ANY", false, TraceTask.SUCCESS);
+    TraceStage a = new TraceStage(0, 0, "a", 0, 100, List.of(), List.of(t));
+    TraceStage b = new TraceStage(1, 0, "b", 150, 250, List.of(0), List.of(t));
+
+    assertEquals(List.of(a, b), Trace.of(List.of(a, b)).stageAttempts());
+    assertThrows(IllegalArgumentException.class, () -> Trace.of(List.of()));
+    assertThrows(IllegalArgumentException.class, () -> Trace.of(List.of(a, a)));
+    TraceStage waitsForItself = new TraceStage(2, 0, "c", 0, 10, List.of(2), List.of(t));
+    assertThrows(IllegalArgumentException.class, () -> Trace.of(List.of(waitsForItself)));
+  }
 }

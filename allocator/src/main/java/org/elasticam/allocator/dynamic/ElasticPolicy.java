@@ -26,6 +26,13 @@ import java.util.List;
  *       executor is removed after {@link #IDLE_LATENCIES} start latencies (at least
  *       {@link #MIN_IDLE}), never later than {@code executorIdleTimeout}: waiting longer than it
  *       takes to get an executor back only pays for idleness (the ski-rental rule).</li>
+ *   <li><b>Never fewer than Spark's rule asks for</b> ({@link SparkShadow}): Spark's manager runs
+ *       in shadow on the same events, and while tasks wait the target is at least its target, so
+ *       no backlog waits for executors Spark's 1, 2, 4, … rounds would have asked for.</li>
+ *   <li><b>A budget for being behind Spark.</b> The time tasks wait while we hold fewer executors
+ *       than Spark would (it keeps idle ones for {@code executorIdleTimeout}) is counted; past
+ *       {@link SparkShadow#BUDGET} of the job's time, idle executors are kept through the longest
+ *       reuse gap this job has shown instead of its 90th percentile, until the job is back within it.</li>
  * </ul>
  *
  * After an AM restart it resumes from the executors still alive instead of the initial target.
@@ -47,11 +54,15 @@ public final class ElasticPolicy extends TrackingPolicy {
   private final BacklogSizing sizing = new BacklogSizing(estimates, s.localityWait().toMillis());
   private final StragglerHolds holds = new StragglerHolds();
   private final StartLatencyModel latencies = new StartLatencyModel();
+  private final SparkShadow shadow;
+  /** Behind Spark's rule past the budget ({@link SparkShadow#overBudget}), as of the last tick. */
+  private boolean behind;
   /** When the executors removed since the last new stage had gone idle: regret shows up as a gap too. */
   private final List<Long> removedIdleSince = new ArrayList<>();
 
   public ElasticPolicy(PolicySettings settings) {
     super(settings);
+    this.shadow = new SparkShadow(settings);
   }
 
   /**
@@ -92,6 +103,7 @@ public final class ElasticPolicy extends TrackingPolicy {
     }
     removedIdleSince.clear();
     work.stageSubmitted(stage);
+    shadow.stageSubmitted(stage, nowMs);
   }
 
   @Override
@@ -99,16 +111,19 @@ public final class ElasticPolicy extends TrackingPolicy {
     work.stageCompleted(stageId, attempt);
     estimates.stageCompleted(stageId, attempt);
     holds.stageCompleted(stageId, attempt, nowMs);
+    shadow.events().stageCompleted(stageId, attempt, nowMs);
   }
 
   @Override
   public void speculativeTaskSubmitted(int stageId, int attempt, int index, long nowMs) {
     work.speculativeTaskSubmitted(stageId, attempt, index);
+    shadow.events().speculativeTaskSubmitted(stageId, attempt, index, nowMs);
   }
 
   @Override
   public void unschedulableTaskSet(int stageId, int attempt, boolean added, long nowMs) {
     work.unschedulable(stageId, attempt, added);
+    shadow.events().unschedulableTaskSet(stageId, attempt, added, nowMs);
   }
 
   @Override
@@ -121,6 +136,7 @@ public final class ElasticPolicy extends TrackingPolicy {
     work.taskStarted(task);
     monitor.taskStarted(task.executorId());
     estimates.taskStarted(task, nowMs);
+    shadow.events().taskStarted(task, nowMs);
   }
 
   @Override
@@ -131,6 +147,7 @@ public final class ElasticPolicy extends TrackingPolicy {
       holds.executorIdled(task, work.isActive(task.stageId(), task.attempt()));
     }
     estimates.taskEnded(task, outcome, durationMs);
+    shadow.events().taskEnded(task, outcome, durationMs, nowMs);
   }
 
   @Override
@@ -138,6 +155,25 @@ public final class ElasticPolicy extends TrackingPolicy {
     monitor.executorAdded(executorId, nowMs);
     estimates.executorStarted(startLatencyMs);
     latencies.registered(nowMs, startLatencyMs);
+    shadow.events().executorAdded(executorId, startLatencyMs, nowMs);
+  }
+
+  @Override
+  public void cachedData(String executorId, boolean holds, long nowMs) {
+    super.cachedData(executorId, holds, nowMs);
+    shadow.events().cachedData(executorId, holds, nowMs);
+  }
+
+  @Override
+  public void shuffleOutput(String executorId, int shuffleId, long nowMs) {
+    super.shuffleOutput(executorId, shuffleId, nowMs);
+    shadow.events().shuffleOutput(executorId, shuffleId, nowMs);
+  }
+
+  @Override
+  public void shuffleCleaned(int shuffleId, long nowMs) {
+    super.shuffleCleaned(shuffleId, nowMs);
+    shadow.events().shuffleCleaned(shuffleId, nowMs);
   }
 
   // ---- the tick ------------------------------------------------------------------------------
@@ -146,18 +182,22 @@ public final class ElasticPolicy extends TrackingPolicy {
   protected void beforeTick(long nowMs) {
     utilization.sample(monitor.executorCount() * s.tasksPerExecutor(), work.runningTasks());
     latencies.inFlight(nowMs, inFlight());
+    shadow.tick(nowMs, monitor.executorCount(), work.pendingTasks() > 0 ? maxNeeded() : 0, startLatencyMs());
+    behind = shadow.overBudget(nowMs);
     monitor.setIdleTimeout(idleTimeout());
   }
 
   @Override
   protected void removing(String executorId) {
     removedIdleSince.add(monitor.idleSinceMs(executorId));
+    shadow.removing(executorId);
   }
 
   @Override
   public void executorRemoved(String executorId, long nowMs) {
     super.executorRemoved(executorId, nowMs);
     holds.executorRemoved(executorId);
+    shadow.executorRemoved(executorId, nowMs);
   }
 
   @Override
@@ -176,6 +216,9 @@ public final class ElasticPolicy extends TrackingPolicy {
     if (work.pendingTasks() > 0 && worth < 1) {
       // Someone must run the waiting tasks, however little work they are.
       worth = 1;
+    }
+    if (shadow.sparkTarget() > worth) {
+      return raiseTo(shadow.sparkTarget(), needed, "no fewer than Spark's rule asks for:");
     }
     return raiseTo(worth, needed, "the backlog is worth");
   }
@@ -226,13 +269,14 @@ public final class ElasticPolicy extends TrackingPolicy {
 
   /**
    * How long an idle executor is kept: long enough to be reused after the gaps this job has shown
-   * between an executor's tasks (their 90th percentile), and at least a few start latencies —
+   * between an executor's tasks (their 90th percentile; the longest of them while the job is behind
+   * Spark's rule past the budget, {@link SparkShadow}), and at least a few start latencies —
    * idling longer than it takes to get an executor back is paid for nothing. The user's
    * {@code executorIdleTimeout} caps it.
    */
   Duration idleTimeout() {
     long byLatency = (long) (IDLE_LATENCIES * startLatencyMs());
-    long byGaps = reuseGaps.percentile90Ms();
+    long byGaps = behind ? reuseGaps.longestMs() : reuseGaps.percentile90Ms();
     Duration adaptive = Duration.ofMillis(Math.max(MIN_IDLE.toMillis(), Math.max(byLatency, byGaps + REUSE_MARGIN_MS)));
     return adaptive.compareTo(s.idleTimeout()) < 0 ? adaptive : s.idleTimeout();
   }
@@ -251,5 +295,6 @@ public final class ElasticPolicy extends TrackingPolicy {
   public void restarted(int survivors, long nowMs) {
     int live = Math.max(survivors, monitor.executorCount());
     target = Math.max(Math.min(s.maxExecutors(), live), s.initialExecutors());
+    shadow.reset(nowMs);
   }
 }

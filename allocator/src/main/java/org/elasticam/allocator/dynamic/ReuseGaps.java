@@ -37,4 +37,9 @@ final class ReuseGaps {
     Collections.sort(sorted);
     return sorted.get((int) Math.ceil(0.9 * sorted.size()) - 1);
   }
+
+  /** The longest of the recent gaps, 0 before any. */
+  long longestMs() {
+    return gaps.stream().mapToLong(Long::longValue).max().orElse(0);
+  }
 }
