@@ -66,7 +66,16 @@ class RuntimeIT {
     assertTrue(run.out().contains("logs: yarn logs -applicationId " + run.appId()), run.out());
     ApplicationReport r = it.report(run.appId());
     assertEquals(FinalApplicationStatus.FAILED, r.getFinalApplicationStatus());
-    assertEquals("FAILED", ItCluster.ofType(it.events(run.appId()), "app_end").get(0).path("final_status").asText());
+    List<JsonNode> events = it.events(run.appId());
+    JsonNode end = ItCluster.ofType(events, "app_end").get(0);
+    assertEquals("FAILED", end.path("final_status").asText());
+    long failedAttempts = ItCluster.ofType(events, "task_end").stream()
+        .filter(e -> e.path("status").asText().equals("FAILED")).count();
+    long firstStart = ItCluster.ofType(events, "task_start").get(0).path("ts").asLong();
+    double failedS = Figures.seconds(firstStart, end.path("ts").asLong());
+    Figures.record("RuntimeIT.aTaskThatAlwaysFailsFailsTheJobWithItsError", "default", String.format(
+        "%d failed attempt(s), the job FAILED %.1f s after the first task started, with the task's error",
+        failedAttempts, failedS), "failed_attempts", failedAttempts, "failed_s", failedS);
   }
 
   @Test

@@ -190,11 +190,14 @@ class SecureClusterIT {
     assertFalse(took.isEmpty(), "executors took pushed tokens");
     int shown = credentialsNeverShown(id, run.out() + run.err(), pages.toString());
     keytabOnlyInTheAmContainer(id);
-    System.out.printf("secure streaming: %.1f s; %d tokens_renewed at +%s s; %d batches after the first tokens'"
-        + " end; executors: %s; no password or secret in %d logs, pages and outputs%n",
-        (System.currentTimeMillis() - t0) / 1000.0, renewed.size(),
-        renewed.stream().map(e -> String.format("%.1f", (e.path("ts").asLong() - t0) / 1000.0)).toList(),
-        afterExpiry, took, shown);
+    System.out.printf("secure streaming: executors: %s%n", took);
+    double runS = (System.currentTimeMillis() - t0) / 1000.0;
+    List<String> at = renewed.stream().map(e -> String.format("%.1f", (e.path("ts").asLong() - t0) / 1000.0)).toList();
+    Figures.record("SecureClusterIT.aStreamingJobOutlivesItsFirstTokensWithRenewedOnesAndShowsNoneOfThem", "default",
+        String.format("%.1f s run: tokens obtained at +%s s; %d batches after the first tokens' end (+%d s);"
+            + " no password or secret in %d logs, pages and outputs", runS, String.join(", ", at), afterExpiry,
+            TOKEN_MAX_LIFETIME.toSeconds(), shown),
+        "run_s", runS, "tokens_obtained", renewed.size(), "batches_after_expiry", afterExpiry, "places_checked", shown);
   }
 
   @Test
@@ -225,8 +228,15 @@ class SecureClusterIT {
     List<String> obtained = Files.readAllLines(second).stream()
         .filter(l -> l.contains("TokenRenewer: Obtained") && l.contains("delegation token(s)")).toList();
     assertFalse(obtained.isEmpty(), "attempt 2 obtained fresh tokens from the keytab");
-    System.out.printf("secure AM restart: attempt 1 on %s, attempt 2 on %s; attempt 2 obtained tokens %d time(s),"
-        + " first: %s%n", nodeDir(first), nodeDir(second), obtained.size(), obtained.get(0));
+    System.out.printf("secure AM restart: attempt 1 on %s, attempt 2 on %s; first: %s%n", nodeDir(first),
+        nodeDir(second), obtained.get(0));
+    long batches = ItCluster.ofType(events(id), "batch_completed").stream()
+        .map(e -> e.path("batch").asLong()).distinct().count();
+    Figures.record("SecureClusterIT.anAmRestartedAfterTheFirstTokensExpiredObtainsFreshOnes", "default",
+        String.format("AM killed at +%.1f s (first tokens ended at +%d s); attempt 2 on another node; %d of 90 batches"
+            + " done; attempt 2 obtained tokens %d time(s)", (killedAt - t0) / 1000.0, TOKEN_MAX_LIFETIME.toSeconds(),
+            batches, obtained.size()),
+        "killed_at_s", (killedAt - t0) / 1000.0, "batches_done", batches, "attempt2_token_fetches", obtained.size());
   }
 
   /**
