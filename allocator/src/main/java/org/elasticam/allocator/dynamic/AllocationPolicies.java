@@ -1,10 +1,12 @@
 package org.elasticam.allocator.dynamic;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.Set;
 
 /** Creates batch dynamic-allocation policies by name ({@code elasticam.dynamicAllocation.policy}). */
 public final class AllocationPolicies {
@@ -14,6 +16,13 @@ public final class AllocationPolicies {
 
   /** The policy that runs Spark's own ExecutorAllocationManager, where its module is on the classpath. */
   public static final String SPARK_REFERENCE = "spark-reference";
+
+  /**
+   * {@code elastic-without-RULE[+RULE…]}: {@code elastic} with those rules ({@link ElasticPolicy.Rule})
+   * switched off, for measuring what each is worth in the simulator. The AM's policy key takes only
+   * {@link #NAMES}.
+   */
+  public static final String ELASTIC_WITHOUT = "elastic-without-";
 
   private AllocationPolicies() {}
 
@@ -34,6 +43,13 @@ public final class AllocationPolicies {
       case "elastic":
         return new ElasticPolicy(settings);
       default:
+        if (n.startsWith(ELASTIC_WITHOUT)) {
+          Set<ElasticPolicy.Rule> off = EnumSet.noneOf(ElasticPolicy.Rule.class);
+          for (String id : n.substring(ELASTIC_WITHOUT.length()).split("\\+")) {
+            off.add(ElasticPolicy.Rule.of(id));
+          }
+          return new ElasticPolicy(settings, off);
+        }
         Optional<PolicyProvider> found = ServiceLoader.load(PolicyProvider.class).stream()
             .map(ServiceLoader.Provider::get).filter(p -> p.name().equals(n)).findFirst();
         if (found.isPresent()) {

@@ -2,7 +2,10 @@ package org.elasticam.allocator.dynamic;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 /**
  * Our batch policy. It keeps Spark's guarantees — the need (with the allocation ratio and the
@@ -39,6 +42,45 @@ import java.util.List;
  */
 public final class ElasticPolicy extends TrackingPolicy {
 
+  /**
+   * The rules that can be switched off one at a time, to measure what each is worth on the
+   * robustness matrix (the simulator's {@code elastic-without-RULE} policies; the AM always runs
+   * them all). The numbers are those of docs/dynamic-allocation.md.
+   */
+  public enum Rule {
+    /** Rules 1–3: asks sized by what the backlog is worth; without it only Spark's floor asks (one executor at least). */
+    OWN_ASKS,
+    /** Rule 4: the bar follows how busy the executors were; without it, always the busy bar. */
+    ADAPTIVE_BAR,
+    /** Rule 5: idle executors go after a start latency or the reuse gap; without it, after {@code executorIdleTimeout}. */
+    SKI_RENTAL_IDLE,
+    /** Rule 6: executors freed by a stage's early tasks wait for its stragglers. */
+    STRAGGLER_HOLDS,
+    /** Rule 8: never fewer executors than Spark's rule asks for while tasks wait. */
+    SPARK_FLOOR,
+    /** Rule 9: past the budget for being behind Spark, idle executors are kept through the longest reuse gap. */
+    REGRET_BUDGET;
+
+    /** The rule's name in a policy name: {@code spark-floor} for {@link #SPARK_FLOOR}. */
+    public String id() {
+      return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** @throws IllegalArgumentException naming the known rules */
+    public static Rule of(String id) {
+      for (Rule r : values()) {
+        if (r.id().equals(id)) {
+          return r;
+        }
+      }
+      List<String> known = new ArrayList<>();
+      for (Rule r : values()) {
+        known.add(r.id());
+      }
+      throw new IllegalArgumentException("unknown rule of elastic '" + id + "' (known: " + String.join(", ", known) + ")");
+    }
+  }
+
   /** How many start latencies an idle executor is kept. */
   static final double IDLE_LATENCIES = 1.0;
   /** The shortest idle time before removal, whatever the start latency. */
@@ -59,10 +101,17 @@ public final class ElasticPolicy extends TrackingPolicy {
   private boolean behind;
   /** When the executors removed since the last new stage had gone idle: regret shows up as a gap too. */
   private final List<Long> removedIdleSince = new ArrayList<>();
+  private final Set<Rule> off;
 
   public ElasticPolicy(PolicySettings settings) {
+    this(settings, EnumSet.noneOf(Rule.class));
+  }
+
+  /** With {@code off} switched off: for measuring what each rule is worth, never in the AM. */
+  public ElasticPolicy(PolicySettings settings, Set<Rule> off) {
     super(settings);
     this.shadow = new SparkShadow(settings);
+    this.off = off.isEmpty() ? EnumSet.noneOf(Rule.class) : EnumSet.copyOf(off);
   }
 
   /**
@@ -76,7 +125,8 @@ public final class ElasticPolicy extends TrackingPolicy {
     long idleTimeoutMs = idleTimeout().toMillis();
     List<String> out = new ArrayList<>(timedOut.size());
     for (String id : timedOut) {
-      if (!holds.held(id, monitor.idleSinceMs(id), nowMs, idleTimeoutMs, startLatencyMs(), s.idleTimeout().toMillis())) {
+      if (off.contains(Rule.STRAGGLER_HOLDS)
+          || !holds.held(id, monitor.idleSinceMs(id), nowMs, idleTimeoutMs, startLatencyMs(), s.idleTimeout().toMillis())) {
         out.add(id);
       }
     }
@@ -86,7 +136,12 @@ public final class ElasticPolicy extends TrackingPolicy {
 
   @Override
   public String name() {
-    return "elastic";
+    if (off.isEmpty()) {
+      return "elastic";
+    }
+    List<String> ids = new ArrayList<>();
+    off.forEach(r -> ids.add(r.id()));
+    return AllocationPolicies.ELASTIC_WITHOUT + String.join("+", ids);
   }
 
   // ---- events --------------------------------------------------------------------------------
@@ -183,7 +238,7 @@ public final class ElasticPolicy extends TrackingPolicy {
     utilization.sample(monitor.executorCount() * s.tasksPerExecutor(), work.runningTasks());
     latencies.inFlight(nowMs, inFlight());
     shadow.tick(nowMs, monitor.executorCount(), work.pendingTasks() > 0 ? maxNeeded() : 0, startLatencyMs());
-    behind = shadow.overBudget(nowMs);
+    behind = !off.contains(Rule.REGRET_BUDGET) && shadow.overBudget(nowMs);
     monitor.setIdleTimeout(idleTimeout());
   }
 
@@ -212,12 +267,12 @@ public final class ElasticPolicy extends TrackingPolicy {
       return "";
     }
     BacklogSizing.Fleet fleet = new BacklogSizing.Fleet(monitor.executorCount(), target, s.tasksPerExecutor());
-    int worth = sizing.worth(work.loads(), fleet, askLatencyMs(), worthLatencies(), nowMs);
+    int worth = off.contains(Rule.OWN_ASKS) ? 0 : sizing.worth(work.loads(), fleet, askLatencyMs(), worthLatencies(), nowMs);
     if (work.pendingTasks() > 0 && worth < 1) {
       // Someone must run the waiting tasks, however little work they are.
       worth = 1;
     }
-    if (shadow.sparkTarget() > worth) {
+    if (!off.contains(Rule.SPARK_FLOOR) && shadow.sparkTarget() > worth) {
       return raiseTo(shadow.sparkTarget(), needed, "no fewer than Spark's rule asks for:");
     }
     return raiseTo(worth, needed, "the backlog is worth");
@@ -239,6 +294,9 @@ public final class ElasticPolicy extends TrackingPolicy {
    * after this backlog too), up to {@code worthLatencies.idle} when they idled.
    */
   double worthLatencies() {
+    if (off.contains(Rule.ADAPTIVE_BAR)) {
+      return s.worthLatenciesBusy();
+    }
     double busy = utilization.busyShare();
     return s.worthLatenciesBusy() + (s.worthLatenciesIdle() - s.worthLatenciesBusy()) * (1 - busy);
   }
@@ -275,6 +333,9 @@ public final class ElasticPolicy extends TrackingPolicy {
    * {@code executorIdleTimeout} caps it.
    */
   Duration idleTimeout() {
+    if (off.contains(Rule.SKI_RENTAL_IDLE)) {
+      return s.idleTimeout();
+    }
     long byLatency = (long) (IDLE_LATENCIES * startLatencyMs());
     long byGaps = behind ? reuseGaps.longestMs() : reuseGaps.percentile90Ms();
     Duration adaptive = Duration.ofMillis(Math.max(MIN_IDLE.toMillis(), Math.max(byLatency, byGaps + REUSE_MARGIN_MS)));

@@ -1,6 +1,7 @@
 package org.elasticam.allocator.dynamic;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -41,6 +42,25 @@ class ElasticPolicyTest {
       now += ms;
       p.taskEnded(t, TaskOutcome.SUCCESS, ms, now);
     }
+  }
+
+  /** The simulator's ablation names: each switches off exactly its rules, and reads back as given. */
+  @Test
+  void rulesSwitchedOffByNameForMeasuringThem() {
+    PolicySettings settings = new PolicySettings(0, 10, 0, 1.0, 1, 1, Duration.ofSeconds(1), Duration.ofSeconds(1),
+        Duration.ofSeconds(60), Durations.INFINITE, Durations.INFINITE, false, Duration.ofSeconds(3), 2.2, 10.0);
+    assertEquals("elastic", AllocationPolicies.create("elastic", settings).name());
+    assertEquals("elastic-without-spark-floor+regret-budget",
+        AllocationPolicies.create("elastic-without-regret-budget+spark-floor", settings).name());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> AllocationPolicies.create("elastic-without-magic", settings));
+    assertTrue(e.getMessage().contains("unknown rule of elastic 'magic' (known: own-asks, adaptive-bar,"), e.getMessage());
+
+    // Without its ski-rental rule an idle executor is kept for executorIdleTimeout, as Spark keeps it.
+    ElasticPolicy without = new ElasticPolicy(settings, java.util.EnumSet.of(ElasticPolicy.Rule.SKI_RENTAL_IDLE));
+    ElasticPolicy with = new ElasticPolicy(settings);
+    assertEquals(Duration.ofSeconds(60), without.idleTimeout());
+    assertTrue(with.idleTimeout().compareTo(Duration.ofSeconds(60)) < 0, with.idleTimeout().toString());
   }
 
   @Test
