@@ -102,19 +102,24 @@ public final class ExecutorAllocator {
 
   /**
    * Matches granted containers to pending asks; launches executors in those the target still
-   * needs and releases the rest at once (Spark leaves them unused until they expire).
+   * needs and releases the rest at once (Spark leaves them unused until they expire). A container
+   * on an excluded node is released too: the ResourceManager can grant one it scheduled before it
+   * heard of the exclusion, and no task would run there; the next reconcile asks again.
    */
   public Plan onGrants(List<Grant> grants, long nowMs) {
     List<Action> actions = new ArrayList<>();
+    Set<String> excluded = exclusions.excluded(nowMs);
     for (GrantMatcher.Match m : GrantMatcher.match(grants, ledger.pendingAsks(), settings.localityAllowed())) {
       if (m.ask() != null) {
         ledger.removeAsk(m.ask().id());
       }
       actions.add(new Action.GrantMatched(m.grant().container(), m.grant().host(), m.ask(), m.level()));
       int held = ledger.runningCount() + ledger.startingCount();
-      if (m.ask() == null || ending || held >= target) {
+      boolean onExcluded = excluded.contains(m.grant().host());
+      if (m.ask() == null || ending || onExcluded || held >= target) {
         String why = m.ask() == null ? "it matches no pending request"
             : ending ? "the application is ending"
+            : onExcluded ? "its node " + m.grant().host() + " is excluded"
             : "the target of " + target + " is already met (" + held + " running or starting)";
         actions.add(new ReleaseContainer(m.grant().container(), null, why));
         continue;

@@ -106,6 +106,21 @@ class ExecutorAllocatorTest {
     assertEquals("it matches no pending request", r.reason());
   }
 
+  /** TaskFailureExclusionIT saw one: asked for before the exclusion, granted in the response that sent it. */
+  @Test
+  void aContainerGrantedOnAnExcludedNodeIsReleasedAndAskedForAgain() {
+    alloc.requestTotalExecutors(2, LocalityHints.NONE, Set.of());
+    alloc.reconcile(clock.nowMs(), cluster);
+    alloc.requestTotalExecutors(2, LocalityHints.NONE, Set.of("h1"));
+    Plan p = alloc.onGrants(List.of(new Grant(new ContainerRef("a"), "h1", null, true),
+        new Grant(new ContainerRef("b"), "h2", null, true)), clock.nowMs());
+    assertEquals(List.of("b"), p.all(LaunchExecutor.class).stream().map(l -> l.container().id()).toList());
+    ReleaseContainer r = p.all(ReleaseContainer.class).get(0);
+    assertEquals("a", r.container().id());
+    assertEquals("its node h1 is excluded", r.reason());
+    assertEquals(1, alloc.reconcile(clock.nowMs(), cluster).all(AddAsk.class).size(), "the one still wanted");
+  }
+
   @Test
   void aMatchedGrantAfterTheTargetDroppedIsReleased() {
     target(2);
