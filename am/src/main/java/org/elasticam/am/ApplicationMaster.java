@@ -611,7 +611,8 @@ public final class ApplicationMaster {
         conf.getPropsWithPrefix(EnvironmentKeys.EXECUTOR_ENV_PREFIX),
         JvmSettings.of(elastic.getOptional(ExecutorKeys.EXTRA_JAVA_OPTIONS).orElse(null),
             elastic.getOptional(ExecutorKeys.EXTRA_CLASS_PATH).orElse(null),
-            elastic.getOptional(ExecutorKeys.EXTRA_LIBRARY_PATH).orElse(null)));
+            elastic.getOptional(ExecutorKeys.EXTRA_LIBRARY_PATH).orElse(null)),
+        StartupArchives.forApplication(elastic, Path.of(AmFiles.APP_JAR)));
   }
 
   /** The elasticam.shuffle.client.* keys of this submission, for executors' fetch clients. */

@@ -50,6 +50,20 @@ public final class ExecutorKeys {
       .doc("Directories of native libraries put before the executor's LD_LIBRARY_PATH (':'-separated, on the nodes).")
       .build();
 
+  public static final ConfigKey<Boolean> STARTUP_ARCHIVE_ENABLED = key(P + "startupArchive.enabled", ValueType.BOOLEAN)
+      .defaultValue(true)
+      .doc("Executors start from a class-data-sharing archive of the classes they load at start-up, made on"
+          + " each node by its own Java the first time an executor runs there without one, and shared by the"
+          + " user's later applications with the same jar. Off when extraClassPath or a class-sharing JVM option"
+          + " is set.")
+      .build();
+
+  public static final ConfigKey<String> STARTUP_ARCHIVE_DIR = key(P + "startupArchive.dir", ValueType.STRING)
+      .defaultDoc("elasticam-startup in the NodeManager's cache directory of the user")
+      .doc("Directory on the nodes for start-up archives, writable by the application's user; about 60 MiB per"
+          + " build of the jar, the 3 newest kept.")
+      .build();
+
   public static final ConfigKey<Integer> INSTANCES = key(P + "instances", ValueType.INT)
       .check(v -> v >= 0, "must be >= 0")
       .doc("Executors for static allocation; with dynamic allocation, a floor for the initial target.")

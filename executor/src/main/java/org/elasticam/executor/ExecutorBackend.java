@@ -68,6 +68,13 @@ public final class ExecutorBackend {
 
   /** Where the start-up went, to send with the registration and log at the first task. Before {@link #run}. */
   private StartPhases startPhases = new StartPhases();
+  private Runnable onRegistered = () -> { };
+
+  /** Runs once, on the control-plane thread, when the driver accepted the first registration. */
+  public ExecutorBackend onRegistered(Runnable action) {
+    this.onRegistered = action;
+    return this;
+  }
 
   public ExecutorBackend withStartPhases(StartPhases phases) {
     this.startPhases = phases;
@@ -235,7 +242,10 @@ public final class ExecutorBackend {
       switch (m.getBodyCase()) {
         case REGISTERED -> {
           registered = true;
-          startPhases.mark("registered");
+          if (startPhases.marks().get("registered") == null) {
+            startPhases.mark("registered");
+            onRegistered.run();
+          }
           LOG.info("Executor {} registered with the driver of {} as {} ({} task slots, {} ms after JVM start)",
               args.executorId(), m.getRegistered().getAppId(), host, args.slots(),
               java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime());

@@ -35,13 +35,17 @@ public final class ExecutorMain {
           + " credentials read in {} ms", args.executorId(), container, host,
           java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime(), (System.nanoTime() - t0) / 1_000_000);
       phases.mark("credentials read");
+      NodeStartupArchive startupArchive = NodeStartupArchive.ofThisJvm();
+      startupArchive.logStart(args.executorId());
+      phases.archive(startupArchive.state().eventName);
       Path scratch = Path.of(System.getProperty("java.io.tmpdir"), "elasticam-executor-" + args.executorId());
       try (ExecutorShuffle shuffle = ExecutorShuffle.start(args.appId(), String.valueOf(args.executorId()), host,
           secret, args.shuffleService(), args.readLocalShuffleDirectly(),
           ClientSettings.from(ElasticConf.of(args.shuffleClientConf())), System.getenv(), Clock.system())) {
         phases.mark("shuffle ready");
         ExecutorBackend backend = new ExecutorBackend(args, host, container, secret, Clock.system(), scratch, shuffle)
-            .withStartPhases(phases);
+            .withStartPhases(phases)
+            .onRegistered(() -> startupArchive.makeInBackground(args.executorId()));
         if (args.controlPlaneTls()) {
           backend.withControlPlaneTls(org.elasticam.rpc.ControlPlaneTls.client(
               HadoopTls.clientTrust(new org.apache.hadoop.conf.Configuration())));

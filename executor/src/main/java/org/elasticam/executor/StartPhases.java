@@ -21,10 +21,16 @@ final class StartPhases {
 
   private final Map<String, Mark> marks = new LinkedHashMap<>();
   private boolean logged;
+  private String archive = "";
 
   /** Records {@code step} now (the first time only). */
   synchronized Mark mark(String step) {
     return marks.computeIfAbsent(step, s -> now());
+  }
+
+  /** How the JVM started with respect to the node's start-up archive ({@link NodeStartupArchive.State}). */
+  synchronized void archive(String state) {
+    archive = state;
   }
 
   synchronized Map<String, Mark> marks() {
@@ -43,7 +49,7 @@ final class StartPhases {
 
   /** What the driver gets with the registration: the steps so far. */
   synchronized void into(Builder b) {
-    b.setJvmStartMs(ManagementFactory.getRuntimeMXBean().getStartTime());
+    b.setJvmStartMs(ManagementFactory.getRuntimeMXBean().getStartTime()).setArchive(archive);
     marks.forEach((step, m) -> b.addSteps(org.elasticam.rpc.proto.StartStep.newBuilder().setStep(step)
         .setUptimeMs(m.uptimeMs()).setCpuMs(m.cpuMs()).setClassesLoaded(m.classesLoaded())));
   }

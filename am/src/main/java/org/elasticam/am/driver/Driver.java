@@ -674,6 +674,9 @@ public final class Driver implements DriverService.SessionHandler {
   private static Map<String, Object> startPhases(Register r) {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("jvm_start_ts", r.getStart().getJvmStartMs());
+    if (!r.getStart().getArchive().isEmpty()) {
+      out.put("archive", r.getStart().getArchive());
+    }
     for (org.elasticam.rpc.proto.StartStep s : r.getStart().getStepsList()) {
       Map<String, Object> step = new LinkedHashMap<>();
       step.put("uptime_ms", s.getUptimeMs());

@@ -168,6 +168,8 @@ public final class RunMain {
       // The cluster has the service, so applications use it unless the user's own --conf says otherwise.
       cmd.addAll(List.of("--conf", "elasticam.shuffle.service.enabled=true"));
     }
+    // Each run is a new cluster: executors find the archive made by an earlier run only in a directory they share.
+    cmd.addAll(List.of("--conf", "elasticam.executor.startupArchive.dir=" + args.workDir().resolve("startup-archives")));
     cmd.addAll(args.clientArgs());
     return new ProcessBuilder(cmd).redirectErrorStream(false).redirectError(ProcessBuilder.Redirect.INHERIT)
         .redirectOutput(dryRun ? ProcessBuilder.Redirect.DISCARD : ProcessBuilder.Redirect.PIPE)

@@ -3,6 +3,7 @@ package org.elasticam.launcher.yarn;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.yarn.api.ApplicationConstants;
+import org.elasticam.conf.StartupArchiveLayout;
 
 /**
  * A container's launch command, written for the way a NodeManager runs it. The NodeManager first
@@ -104,6 +105,43 @@ public final class ContainerCommand {
         + " (JAVA_HOME=$j on $NM_HOST); " + need + "\"; exit " + exitCode + "; fi; }";
     words.add(forDoubleQuotes(check));
     return redirect("2>>", stderrFile).shell("1>&2").shell("&&");
+  }
+
+  /**
+   * Before the JVM starts: finds this node's start-up archive for {@code archive}'s jar and the
+   * container's Java home. When it is there, the JVM is given it and its jar goes first on the
+   * CLASSPATH (the archive holds classes of that file only, checked by its size and time); when
+   * not, the JVM writes the classes it loads to a list, from which the executor makes the archive.
+   * Either way {@link StartupArchiveLayout#ENV_DIR} and {@link StartupArchiveLayout#ENV_STATE} tell the executor
+   * what happened. Follow it with the java command and {@link #startupArchiveOption()} among its options.
+   */
+  public ContainerCommand startupArchive(StartupArchive archive) {
+    String base = archive.baseDir()
+        .map(d -> "'" + refuseMarkers(d).replace("'", "'\\''") + "'")
+        .orElse("${LOCAL_DIRS:+${LOCAL_DIRS%%,*}/../../elasticam-startup}");
+    String d = "$" + StartupArchiveLayout.ENV_DIR;
+    String find = "{ b=" + base + "; "
+        + "if [ -n \"$b\" ]; then k=$(printf '%s' \"$JAVA_HOME\" | cksum); "
+        + StartupArchiveLayout.ENV_DIR + "=\"$b/" + archive.jarDigest() + "-${k%% *}\"; "
+        + "if [ -r \"" + d + "/" + StartupArchiveLayout.ARCHIVE + "\" ] && [ -r \"" + d + "/" + StartupArchiveLayout.JAR + "\" ]; "
+        + "then " + StartupArchiveLayout.ENV_STATE + "=" + StartupArchiveLayout.GIVEN + "; "
+        + "CLASSPATH=\"" + d + "/" + StartupArchiveLayout.JAR + ":$CLASSPATH\"; "
+        + "s=\"-XX:SharedArchiveFile=" + d + "/" + StartupArchiveLayout.ARCHIVE + "\"; "
+        + "else " + StartupArchiveLayout.ENV_STATE + "=" + StartupArchiveLayout.ABSENT + "; "
+        + "s=\"-XX:DumpLoadedClassList=$PWD/tmp/" + StartupArchiveLayout.OWN_CLASS_LIST + "\"; fi; "
+        + StartupArchiveLayout.ENV_SOURCE_JAR + "=\"$PWD/" + archive.appJar() + "\"; "
+        + "export " + StartupArchiveLayout.ENV_DIR + " " + StartupArchiveLayout.ENV_STATE + " "
+        + StartupArchiveLayout.ENV_SOURCE_JAR + " CLASSPATH; "
+        // The JVM's default, so that the option below is never an empty word.
+        + "else s=-Xshare:auto; fi; }";
+    words.add(forDoubleQuotes(find));
+    return shell("&&");
+  }
+
+  /** The JVM option {@link #startupArchive} chose: the archive to use, or the class list to write. */
+  public ContainerCommand startupArchiveOption() {
+    words.add(forDoubleQuotes("\"$s\""));
+    return this;
   }
 
   public String build() {

@@ -28,6 +28,7 @@ import org.apache.hadoop.yarn.api.records.LocalResource;
  * @param environment the user's variables for executors ({@code elasticam.executorEnv.*}), taken
  *     literally; without {@code JAVA_HOME} among them executors run on the node's own Java
  * @param jvm the user's JVM options, classpath and library path for executors
+ * @param startupArchive where executors find and leave the node's start-up archive; empty: off
  */
 public record ExecutorLaunchSpec(
     String driverHost,
@@ -50,7 +51,8 @@ public record ExecutorLaunchSpec(
     Duration reregisterTimeout,
     boolean controlPlaneTls,
     Map<String, String> environment,
-    JvmSettings jvm) {
+    JvmSettings jvm,
+    Optional<StartupArchive> startupArchive) {
 
   public static final String EXECUTOR_MAIN = "org.elasticam.executor.ExecutorMain";
   /** The log4j configuration inside the app jar that containers log with. */
@@ -73,6 +75,6 @@ public record ExecutorLaunchSpec(
     return new ExecutorLaunchSpec(driverHost, driverPort, appId, cores, taskCpus, heapMb, heartbeatInterval,
         heartbeatTimeout, localResources, applicationClasspath, newTokens, serviceData, userJar, shuffleService,
         readLocalShuffleDirectly, shuffleClientConf, driverEndpointFile, reregisterTimeout, controlPlaneTls,
-        environment, jvm);
+        environment, jvm, startupArchive);
   }
 }

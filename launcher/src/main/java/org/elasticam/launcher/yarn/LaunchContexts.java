@@ -52,11 +52,15 @@ public final class LaunchContexts {
   static String command(ExecutorLaunchSpec spec, ExecutorId id) {
     ContainerCommand c = new ContainerCommand()
         .requireJava(ExecutorLaunchSpec.MIN_JAVA, ExitStatus.JAVA_TOO_OLD, "an executor container",
-            ExecutorLaunchSpec.EXECUTOR_JAVA_HOME_KEY, ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stderr")
-        .shell("exec")
+            ExecutorLaunchSpec.EXECUTOR_JAVA_HOME_KEY, ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stderr");
+    spec.startupArchive().ifPresent(c::startupArchive);
+    c.shell("exec")
         .expanded(Environment.JAVA_HOME.$$() + "/bin/java")
         .arg("-Xmx" + spec.heapMb() + "m")
         .arg("-XX:+ExitOnOutOfMemoryError");
+    if (spec.startupArchive().isPresent()) {
+      c.startupArchiveOption();
+    }
     // The user's options after ours, so that they can change what we chose (the GC, say), but not the heap.
     spec.jvm().addOptions(c, Map.of("APP_ID", spec.appId(), "EXECUTOR_ID", String.valueOf(id.value())));
     c.expanded("-Djava.io.tmpdir=" + Environment.PWD.$$() + "/tmp")

@@ -196,6 +196,67 @@ class ContainerCommandTest {
         stderrOfTheAm());
   }
 
+  /** The archive's choice, then what the JVM would get: its option, then the environment, NUL-separated. */
+  private static String archiveChosen(StartupArchive archive) {
+    return new ContainerCommand().startupArchive(archive).shell("printf").arg("%s\\0").startupArchiveOption()
+        .shell("&&").shell("env").arg("-0").build();
+  }
+
+  private Map<String, String> launchedWith(StartupArchive archive, Map<String, String> env) throws Exception {
+    List<String> words = runAsNodeManagerWould(archiveChosen(archive), env);
+    Map<String, String> out = new java.util.HashMap<>();
+    out.put("option", words.get(0));
+    for (String kv : words.subList(1, words.size())) {
+      out.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+    }
+    return out;
+  }
+
+  @Test
+  void executorsAreGivenTheNodesStartupArchiveWhenItIsThereAndWriteTheirClassListWhenNot() throws Exception {
+    Path base = Files.createDirectories(tmp.resolve("archives, it's here"));
+    StartupArchive archive = new StartupArchive(java.util.Optional.of(base.toString()), "0123456789abcdef",
+        "__elasticam__.jar");
+    Map<String, String> env = Map.of("JAVA_HOME", "/opt/jdk 17", "CLASSPATH", "/opt/hadoop/*");
+    String pwd = container().toRealPath().toString();
+
+    Map<String, String> none = launchedWith(archive, env);
+    String dir = none.get("ELASTICAM_STARTUP_ARCHIVE");
+    assertTrue(dir.matches(java.util.regex.Pattern.quote(base + "/0123456789abcdef-") + "[0-9]+"), dir);
+    assertEquals("absent", none.get("ELASTICAM_STARTUP_ARCHIVE_STATE"));
+    assertEquals("-XX:DumpLoadedClassList=" + pwd + "/tmp/elasticam-startup.classlist", none.get("option"));
+    assertEquals(pwd + "/__elasticam__.jar", none.get("ELASTICAM_STARTUP_ARCHIVE_SOURCE"));
+    assertEquals("/opt/hadoop/*", none.get("CLASSPATH"));
+
+    // Only an archive beside its jar is taken.
+    Files.createDirectories(Path.of(dir));
+    Files.writeString(Path.of(dir, "executor.jsa"), "an archive");
+    assertEquals("absent", launchedWith(archive, env).get("ELASTICAM_STARTUP_ARCHIVE_STATE"));
+    Files.writeString(Path.of(dir, "elasticam.jar"), "its jar");
+    Map<String, String> there = launchedWith(archive, env);
+    assertEquals("given", there.get("ELASTICAM_STARTUP_ARCHIVE_STATE"));
+    assertEquals("-XX:SharedArchiveFile=" + dir + "/executor.jsa", there.get("option"));
+    assertEquals(dir + "/elasticam.jar:/opt/hadoop/*", there.get("CLASSPATH"), "the archive's jar first");
+
+    // Another Java home on the node has an archive of its own.
+    Map<String, String> otherJava = launchedWith(archive, Map.of("JAVA_HOME", "/opt/jdk-21", "CLASSPATH", "x"));
+    assertTrue(!otherJava.get("ELASTICAM_STARTUP_ARCHIVE").equals(dir), otherJava.toString());
+    assertEquals("absent", otherJava.get("ELASTICAM_STARTUP_ARCHIVE_STATE"));
+  }
+
+  @Test
+  void byDefaultTheArchiveLivesBesideTheApplicationsOfTheUserAndWithoutLocalDirsThereIsNone() throws Exception {
+    StartupArchive archive = new StartupArchive(java.util.Optional.empty(), "0123456789abcdef", "__elasticam__.jar");
+    Map<String, String> yarn = launchedWith(archive, Map.of("JAVA_HOME", "/opt/jdk",
+        "LOCAL_DIRS", "/d1/nm/usercache/alice/appcache/application_1_0001,/d2/nm/usercache/alice/appcache/application_1_0001"));
+    assertTrue(yarn.get("ELASTICAM_STARTUP_ARCHIVE").startsWith(
+        "/d1/nm/usercache/alice/appcache/application_1_0001/../../elasticam-startup/0123456789abcdef-"), yarn.toString());
+
+    Map<String, String> noDirs = launchedWith(archive, Map.of("JAVA_HOME", "/opt/jdk"));
+    assertEquals("-Xshare:auto", noDirs.get("option"), "the JVM's own default, never an empty word");
+    assertTrue(!noDirs.containsKey("ELASTICAM_STARTUP_ARCHIVE_STATE"), noDirs.toString());
+  }
+
   private static List<String> split(String nulTerminated) throws IOException {
     List<String> out = new ArrayList<>(Arrays.asList(nulTerminated.split("\0", -1)));
     assertEquals("", out.remove(out.size() - 1), "every word ends with a NUL");

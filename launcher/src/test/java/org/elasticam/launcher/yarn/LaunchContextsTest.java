@@ -19,7 +19,7 @@ class LaunchContextsTest {
     return new ExecutorLaunchSpec("am-host", 4242, "application_1_0001", 2, 1, 1024, Duration.ofSeconds(3),
         Duration.ofSeconds(60), Map.of(), List.of("/opt/hadoop/*", "/opt/hadoop/lib/*"), null, serviceData, userJar,
         serviceData.isEmpty() ? Optional.empty() : Optional.of("elasticam_shuffle"), true, Map.of(),
-        Optional.empty(), Duration.ofSeconds(60), false, Map.of(), JvmSettings.NONE);
+        Optional.empty(), Duration.ofSeconds(60), false, Map.of(), JvmSettings.NONE, Optional.empty());
   }
 
   @Test
@@ -73,6 +73,21 @@ class LaunchContextsTest {
   }
 
   @Test
+  void theStartupArchiveIsLookedForBeforeTheJvmStartsAndOnlyWhenTheApplicationHasOne() {
+    ExecutorLaunchSpec base = spec(Optional.empty(), Map.of());
+    assertTrue(!LaunchContexts.command(base, new ExecutorId(1)).contains("ELASTICAM_STARTUP_ARCHIVE"));
+    ExecutorLaunchSpec with = new ExecutorLaunchSpec(base.driverHost(), base.driverPort(), base.appId(), base.cores(),
+        base.taskCpus(), base.heapMb(), base.heartbeatInterval(), base.heartbeatTimeout(), base.localResources(),
+        base.applicationClasspath(), null, base.serviceData(), base.userJar(), base.shuffleService(),
+        base.readLocalShuffleDirectly(), base.shuffleClientConf(), base.driverEndpointFile(), base.reregisterTimeout(),
+        false, Map.of(), JvmSettings.NONE,
+        Optional.of(new StartupArchive(Optional.empty(), "0123456789abcdef", "__elasticam__.jar")));
+    String cmd = LaunchContexts.command(with, new ExecutorId(1));
+    assertTrue(cmd.indexOf("ELASTICAM_STARTUP_ARCHIVE") < cmd.indexOf("&& exec "), cmd);
+    assertTrue(cmd.contains("-XX:+ExitOnOutOfMemoryError \\\"\\$s\\\" "), "the option the script chose: " + cmd);
+  }
+
+  @Test
   void theShuffleServiceAndTheFetchSettingsReachTheExecutor() {
     ExecutorLaunchSpec base = spec(Optional.empty(), Map.of("elasticam_shuffle", ByteBuffer.allocate(4)));
     ExecutorLaunchSpec spec = new ExecutorLaunchSpec(base.driverHost(), base.driverPort(), base.appId(), base.cores(),
@@ -82,7 +97,7 @@ class LaunchContextsTest {
         Optional.of("hdfs://nn:8020/user/u/.elasticam/staging/application_1_0001/am-endpoint"), Duration.ofSeconds(45),
         true, Map.of("JAVA_HOME", "/opt/jdk 17", "TZ", "UTC"),
         JvmSettings.of("-XX:+UseSerialGC '-Dgreeting=hello world' -Xlog:gc:file=<LOG_DIR>/gc-{{EXECUTOR_ID}}.log",
-            "/opt/extra/lib/*:/opt/conf", "/opt/native"));
+            "/opt/extra/lib/*:/opt/conf", "/opt/native"), Optional.empty());
     String cmd = LaunchContexts.command(spec, new ExecutorId(3));
     assertTrue(cmd.contains(" --shuffle-service elasticam_shuffle --shuffle-local-read fetch --shuffle-client-conf"
         + " elasticam.shuffle.client.maxBytesInFlight=64m,elasticam.shuffle.client.maxRetries=5 "), cmd);

@@ -1,0 +1,77 @@
+package org.elasticam.am;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import org.elasticam.conf.ElasticConf;
+import org.elasticam.conf.ExecutorKeys;
+import org.elasticam.conf.JavaOptions;
+import org.elasticam.launcher.yarn.StartupArchive;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Whether this application's executors start from their node's start-up archive, and which one. */
+final class StartupArchives {
+
+  private static final Logger LOG = LoggerFactory.getLogger(StartupArchives.class);
+
+  /** JVM options that choose class sharing themselves: the user's choice wins over the archive. */
+  private static final List<String> SHARING_OPTIONS = List.of("-Xshare", "SharedArchiveFile", "ArchiveClassesAtExit",
+      "SharedClassListFile", "DumpLoadedClassList", "UseSharedSpaces", "AutoCreateSharedArchive");
+
+  private StartupArchives() {}
+
+  /**
+   * @param appJar our jar as this container localized it: the executors' copy has the same content,
+   *     so its digest names the archive every application submitted with this jar shares
+   */
+  static Optional<StartupArchive> forApplication(ElasticConf elastic, Path appJar) {
+    if (!elastic.get(ExecutorKeys.STARTUP_ARCHIVE_ENABLED)) {
+      LOG.info("Executors start without a start-up archive: {} is false", ExecutorKeys.STARTUP_ARCHIVE_ENABLED.name());
+      return Optional.empty();
+    }
+    if (elastic.getOptional(ExecutorKeys.EXTRA_CLASS_PATH).filter(s -> !s.isBlank()).isPresent()) {
+      // The archive's jar goes first on the classpath; the user's entries were promised that place.
+      LOG.info("Executors start without a start-up archive: {} is set, and its entries come first",
+          ExecutorKeys.EXTRA_CLASS_PATH.name());
+      return Optional.empty();
+    }
+    for (String option : JavaOptions.split(elastic.getOptional(ExecutorKeys.EXTRA_JAVA_OPTIONS).orElse(""))) {
+      if (SHARING_OPTIONS.stream().anyMatch(option::contains)) {
+        LOG.info("Executors start without a start-up archive: {} chooses class sharing itself ({})",
+            ExecutorKeys.EXTRA_JAVA_OPTIONS.name(), option);
+        return Optional.empty();
+      }
+    }
+    try {
+      return Optional.of(new StartupArchive(elastic.getOptional(ExecutorKeys.STARTUP_ARCHIVE_DIR)
+          .filter(s -> !s.isBlank()), digest(appJar), appJar.getFileName().toString()));
+    } catch (IOException e) {
+      LOG.warn("Executors start without a start-up archive: could not read {}: {}", appJar, e.toString());
+      return Optional.empty();
+    }
+  }
+
+  /** The first 16 bytes of the file's SHA-256, in hex. */
+  static String digest(Path file) throws IOException {
+    MessageDigest sha;
+    try {
+      sha = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java has SHA-256", e);
+    }
+    byte[] buf = new byte[1 << 16];
+    try (InputStream in = Files.newInputStream(file)) {
+      for (int n; (n = in.read(buf)) > 0; ) {
+        sha.update(buf, 0, n);
+      }
+    }
+    return HexFormat.of().formatHex(sha.digest(), 0, 16);
+  }
+}

@@ -1,0 +1,321 @@
+package org.elasticam.executor;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.elasticam.conf.StartupArchiveLayout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This node's start-up archive, from the executor's side: whether this JVM started from it, and,
+ * when it did not (there was none yet, or the JVM refused it: another Java build, or its jar
+ * changed), making it for the executors that start here later.
+ *
+ * <p>The archive is a JDK static class-data-sharing archive made by {@code java -Xshare:dump} in a
+ * separate process: the node's own Java, from the class list an executor without an archive wrote
+ * as it started, against a copy of our jar in the archive's directory (the localized jar gets a
+ * new time in every application, and the JVM checks the time). A separate process, because a dump
+ * that fails inside a JVM can end that JVM. One executor on a node makes it at a time (a lock
+ * file), at a low priority, after it registered; a failure leaves executors starting as they did
+ * before, with one line saying why.
+ */
+final class NodeStartupArchive {
+
+  private static final Logger LOG = LoggerFactory.getLogger(NodeStartupArchive.class);
+
+  /** How this JVM started, as the event log names it. */
+  enum State {
+    /** No archive for this application (turned off, or no directory for it on this node). */
+    OFF("off"),
+    /** Given the archive, and the JVM mapped it. */
+    USED("used"),
+    /** Given the archive, and the JVM could not use it. */
+    REFUSED("refused"),
+    /** None on this node yet. */
+    ABSENT("absent");
+
+    final String eventName;
+
+    State(String eventName) {
+      this.eventName = eventName;
+    }
+  }
+
+  /** What one attempt to make the archive came to. */
+  record Outcome(boolean written, String detail) {}
+
+  /** Older lock files were left by an executor that died while making the archive. */
+  static final Duration STALE_LOCK = Duration.ofMinutes(10);
+  static final Duration DUMP_TIMEOUT = Duration.ofMinutes(3);
+  /** Builds of the jar whose archives stay on the node; older ones are deleted. */
+  static final int KEEP = 3;
+  private static final String LOCK = ".making";
+
+  private final State state;
+  private final Path dir;
+  private final Path sourceJar;
+  private final Path ownClassList;
+  private final Path java;
+
+  NodeStartupArchive(State state, Path dir, Path sourceJar, Path ownClassList, Path java) {
+    this.state = state;
+    this.dir = dir;
+    this.sourceJar = sourceJar;
+    this.ownClassList = ownClassList;
+    this.java = java;
+  }
+
+  /**
+   * From what the launch script said and what the JVM did: a JVM that maps a static archive says
+   * "sharing" in {@code java.vm.info}, and one that refused the archive it was given says nothing of
+   * it, as it then shares no classes at all.
+   */
+  static NodeStartupArchive of(Map<String, String> env, String vmInfo, Path tmpDir, Path javaHome) {
+    String dir = env.get(StartupArchiveLayout.ENV_DIR);
+    String given = env.get(StartupArchiveLayout.ENV_STATE);
+    String source = env.get(StartupArchiveLayout.ENV_SOURCE_JAR);
+    State state;
+    if (dir == null || dir.isEmpty() || given == null || source == null) {
+      state = State.OFF;
+    } else if (StartupArchiveLayout.GIVEN.equals(given)) {
+      state = vmInfo != null && vmInfo.contains("sharing") ? State.USED : State.REFUSED;
+    } else {
+      state = State.ABSENT;
+    }
+    return new NodeStartupArchive(state, state == State.OFF ? null : Path.of(dir).normalize(),
+        source == null ? null : Path.of(source), tmpDir.resolve(StartupArchiveLayout.OWN_CLASS_LIST),
+        javaHome.resolve("bin").resolve("java"));
+  }
+
+  static NodeStartupArchive ofThisJvm() {
+    return of(System.getenv(), System.getProperty("java.vm.info"), Path.of(System.getProperty("java.io.tmpdir")),
+        Path.of(System.getProperty("java.home")));
+  }
+
+  State state() {
+    return state;
+  }
+
+  Path archive() {
+    return dir == null ? null : dir.resolve(StartupArchiveLayout.ARCHIVE);
+  }
+
+  /** One line on how this JVM started, for the executor's log. */
+  void logStart(int executorId) {
+    switch (state) {
+      case USED -> LOG.info("Executor {} started from this node's start-up archive {}", executorId, archive());
+      case REFUSED -> LOG.warn("Executor {} started without this node's start-up archive {}: the JVM could not use it"
+          + " (another Java build, or its jar changed); it is made again", executorId, archive());
+      case ABSENT -> LOG.info("Executor {} started without a start-up archive: none at {} yet; it makes one for the"
+          + " executors that start here later", executorId, dir);
+      case OFF -> LOG.debug("Executor {} started without a start-up archive: off for this application", executorId);
+    }
+  }
+
+  /** After registration: makes the archive on a daemon thread when this JVM started without one. */
+  void makeInBackground(int executorId) {
+    if (state != State.ABSENT && state != State.REFUSED) {
+      return;
+    }
+    Thread t = new Thread(() -> {
+      Outcome o = make();
+      if (o.written()) {
+        LOG.info("Executor {} made this node's start-up archive {} ({}): executors that start here from now on"
+            + " load their start-up classes from it", executorId, archive(), o.detail());
+      } else {
+        LOG.info("Executor {} did not make a start-up archive at {}: {}", executorId, dir, o.detail());
+      }
+    }, "startup-archive");
+    t.setDaemon(true);
+    t.setPriority(Thread.MIN_PRIORITY);
+    t.start();
+  }
+
+  /** Makes the archive unless another executor is at it or already made it; never throws. */
+  Outcome make() {
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      return new Outcome(false, "cannot create the directory: " + e);
+    }
+    Path lock = dir.resolve(LOCK);
+    try {
+      if (!takeLock(lock)) {
+        return new Outcome(false, "another executor on this node is making it");
+      }
+    } catch (IOException e) {
+      return new Outcome(false, "cannot write in the directory: " + e);
+    }
+    try {
+      return makeHoldingLock();
+    } catch (IOException | RuntimeException e) {
+      return new Outcome(false, e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Outcome(false, "interrupted");
+    } finally {
+      try {
+        Files.deleteIfExists(lock);
+      } catch (IOException e) {
+        LOG.debug("Could not remove {}: {}", lock, e.toString());
+      }
+    }
+  }
+
+  private static boolean takeLock(Path lock) throws IOException {
+    for (int attempt = 0; attempt < 2; attempt++) {
+      try {
+        Files.createFile(lock);
+        return true;
+      } catch (FileAlreadyExistsException e) {
+        FileTime made;
+        try {
+          made = Files.getLastModifiedTime(lock);
+        } catch (NoSuchFileException gone) {
+          continue;
+        }
+        if (System.currentTimeMillis() - made.toMillis() < STALE_LOCK.toMillis()) {
+          return false;
+        }
+        LOG.info("Removing {}, left {} ago by an executor that did not finish making the archive", lock,
+            Duration.ofMillis(System.currentTimeMillis() - made.toMillis()));
+        Files.deleteIfExists(lock);
+      }
+    }
+    return false;
+  }
+
+  private Outcome makeHoldingLock() throws IOException, InterruptedException {
+    Path archive = archive();
+    Path jar = dir.resolve(StartupArchiveLayout.JAR);
+    Path classList = dir.resolve(StartupArchiveLayout.CLASS_LIST);
+    if (state == State.ABSENT && Files.exists(archive)) {
+      return new Outcome(false, "another executor made it since this one started");
+    }
+    long t0 = System.nanoTime();
+    // Whatever the JVM refused goes: nobody may start from it while it is made again.
+    Files.deleteIfExists(archive);
+    if (state == State.REFUSED || !Files.exists(jar)) {
+      Path tmp = dir.resolve(StartupArchiveLayout.JAR + ".tmp");
+      Files.copy(sourceJar, tmp, StandardCopyOption.REPLACE_EXISTING);
+      Files.move(tmp, jar, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+    if (Files.exists(ownClassList)) {
+      copyWholeLines(ownClassList, classList);
+    } else if (!Files.exists(classList)) {
+      return new Outcome(false, "no class list: this executor started with an archive and none was kept");
+    }
+    Path tmpArchive = dir.resolve(StartupArchiveLayout.ARCHIVE + ".tmp");
+    Files.deleteIfExists(tmpArchive);
+    Path log = dir.resolve("dump.log");
+    List<String> cmd = new ArrayList<>();
+    nice().ifPresent(n -> cmd.addAll(List.of(n, "-n", "10")));
+    cmd.addAll(List.of(java.toString(), "-Xshare:dump", "-XX:SharedClassListFile=" + classList,
+        "-XX:SharedArchiveFile=" + tmpArchive, "-cp", jar.toString()));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    if (!p.waitFor(DUMP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+      p.destroyForcibly();
+      Files.deleteIfExists(tmpArchive);
+      return new Outcome(false, "the dump did not end in " + DUMP_TIMEOUT.toSeconds() + " s; its output is in " + log);
+    }
+    if (p.exitValue() != 0 || !Files.exists(tmpArchive)) {
+      Files.deleteIfExists(tmpArchive);
+      return new Outcome(false, "java -Xshare:dump exited " + p.exitValue() + "; its output is in " + log);
+    }
+    Files.move(tmpArchive, archive, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    long classes;
+    try (var lines = Files.lines(classList, StandardCharsets.UTF_8)) {
+      classes = lines.filter(l -> !l.startsWith("@") && !l.startsWith("#")).count();
+    }
+    pruneOlderBuilds();
+    return new Outcome(true, String.format("%d MiB, %d classes listed, in %d ms", Files.size(archive) >> 20, classes,
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)));
+  }
+
+  /** The list as the running JVM wrote it so far, without a last line it may still be writing. */
+  private static void copyWholeLines(Path from, Path to) throws IOException {
+    byte[] b = Files.readAllBytes(from);
+    int end = b.length;
+    while (end > 0 && b[end - 1] != '\n') {
+      end--;
+    }
+    Path tmp = to.resolveSibling(to.getFileName() + ".tmp");
+    Files.write(tmp, Arrays.copyOf(b, end));
+    Files.move(tmp, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /** Keeps the {@link #KEEP} newest archives' directories beside this one (this one among them). */
+  private void pruneOlderBuilds() {
+    Path base = dir.getParent();
+    List<Path> builds = new ArrayList<>();
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(base, Files::isDirectory)) {
+      ds.forEach(builds::add);
+    } catch (IOException e) {
+      LOG.debug("Could not list {}: {}", base, e.toString());
+      return;
+    }
+    builds.sort(Comparator.comparingLong(NodeStartupArchive::madeAt).reversed());
+    for (Path old : builds.subList(Math.min(KEEP, builds.size()), builds.size())) {
+      if (!old.equals(dir) && !beingMade(old)) {
+        LOG.info("Deleting the start-up archive of an older build, {}", old);
+        deleteTree(old);
+      }
+    }
+  }
+
+  private static boolean beingMade(Path buildDir) {
+    try {
+      return System.currentTimeMillis() - Files.getLastModifiedTime(buildDir.resolve(LOCK)).toMillis()
+          < STALE_LOCK.toMillis();
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static long madeAt(Path buildDir) {
+    try {
+      return Files.getLastModifiedTime(buildDir.resolve(StartupArchiveLayout.ARCHIVE)).toMillis();
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
+  private static void deleteTree(Path d) {
+    try (var walk = Files.walk(d)) {
+      walk.sorted(Comparator.reverseOrder()).forEach(p -> {
+        try {
+          Files.deleteIfExists(p);
+        } catch (IOException e) {
+          LOG.debug("Could not delete {}: {}", p, e.toString());
+        }
+      });
+    } catch (IOException e) {
+      LOG.debug("Could not delete {}: {}", d, e.toString());
+    }
+  }
+
+  /** {@code nice}, when the node has it: making the archive must not slow the tasks running beside it. */
+  private static Optional<String> nice() {
+    for (String p : new String[] {"/usr/bin/nice", "/bin/nice"}) {
+      if (Files.isExecutable(Path.of(p))) {
+        return Optional.of(p);
+      }
+    }
+    return Optional.empty();
+  }
+}
