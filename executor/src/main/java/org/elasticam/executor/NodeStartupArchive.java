@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -59,8 +58,8 @@ final class NodeStartupArchive {
   /** What one attempt to make the archive came to. */
   record Outcome(boolean written, String detail) {}
 
-  /** Older lock files were left by an executor that died while making the archive. */
-  static final Duration STALE_LOCK = Duration.ofMinutes(10);
+  /** A lock this old is taken over whoever holds it: longer than any dump ({@link #DUMP_TIMEOUT}). */
+  static final Duration STALE_LOCK = Duration.ofMinutes(5);
   static final Duration DUMP_TIMEOUT = Duration.ofMinutes(3);
   /** Builds of the jar whose archives stay on the node; older ones are deleted. */
   static final int KEEP = 3;
@@ -70,14 +69,14 @@ final class NodeStartupArchive {
   private final Path dir;
   private final Path sourceJar;
   private final Path ownClassList;
-  private final Path java;
+  private final Path javaCommand;
 
   NodeStartupArchive(State state, Path dir, Path sourceJar, Path ownClassList, Path java) {
     this.state = state;
     this.dir = dir;
     this.sourceJar = sourceJar;
     this.ownClassList = ownClassList;
-    this.java = java;
+    this.javaCommand = java;
   }
 
   /**
@@ -177,27 +176,56 @@ final class NodeStartupArchive {
     }
   }
 
-  private static boolean takeLock(Path lock) throws IOException {
+  /**
+   * The lock names its holder (pid and the process's start time): a lock whose holder is gone —
+   * the NodeManager ended its container mid-dump — is taken over at once, and any lock after
+   * {@link #STALE_LOCK}, whoever it names.
+   */
+  static boolean takeLock(Path lock) throws IOException {
+    ProcessHandle self = ProcessHandle.current();
+    String holder = self.pid() + " " + self.info().startInstant().map(i -> i.toEpochMilli()).orElse(0L);
     for (int attempt = 0; attempt < 2; attempt++) {
       try {
-        Files.createFile(lock);
+        Files.writeString(lock, holder, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE_NEW,
+            java.nio.file.StandardOpenOption.WRITE);
         return true;
       } catch (FileAlreadyExistsException e) {
-        FileTime made;
+        String why;
         try {
-          made = Files.getLastModifiedTime(lock);
+          why = staleBecause(lock);
         } catch (NoSuchFileException gone) {
           continue;
         }
-        if (System.currentTimeMillis() - made.toMillis() < STALE_LOCK.toMillis()) {
+        if (why == null) {
           return false;
         }
-        LOG.info("Removing {}, left {} ago by an executor that did not finish making the archive", lock,
-            Duration.ofMillis(System.currentTimeMillis() - made.toMillis()));
+        LOG.info("Taking over {}: {}", lock, why);
         Files.deleteIfExists(lock);
       }
     }
     return false;
+  }
+
+  /** Why the lock's holder will never release it, or null while it may. */
+  private static String staleBecause(Path lock) throws IOException {
+    long age = System.currentTimeMillis() - Files.getLastModifiedTime(lock).toMillis();
+    if (age >= STALE_LOCK.toMillis()) {
+      return "left " + Duration.ofMillis(age).toSeconds() + " s ago";
+    }
+    String[] holder = Files.readString(lock, StandardCharsets.UTF_8).trim().split(" ");
+    if (holder.length != 2) {
+      return null; // being written this instant, or by another version: wait for the age limit
+    }
+    try {
+      long pid = Long.parseLong(holder[0]);
+      long started = Long.parseLong(holder[1]);
+      Optional<ProcessHandle> p = ProcessHandle.of(pid);
+      boolean same = p.isPresent() && p.get().isAlive()
+          && p.get().info().startInstant().map(i -> i.toEpochMilli() == started).orElse(true);
+      return same ? null : "process " + pid + ", which was making the archive, is gone";
+    } catch (NumberFormatException e) {
+      return null;
+    }
   }
 
   private Outcome makeHoldingLock() throws IOException, InterruptedException {
@@ -225,9 +253,33 @@ final class NodeStartupArchive {
     Path log = dir.resolve("dump.log");
     List<String> cmd = new ArrayList<>();
     nice().ifPresent(n -> cmd.addAll(List.of(n, "-n", "10")));
-    cmd.addAll(List.of(java.toString(), "-Xshare:dump", "-XX:SharedClassListFile=" + classList,
+    cmd.addAll(List.of(javaCommand.toString(), "-Xshare:dump", "-XX:SharedClassListFile=" + classList,
         "-XX:SharedArchiveFile=" + tmpArchive, "-cp", jar.toString()));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    // An executor told to stop (its application ended) stops the dump and leaves nothing half made.
+    Thread cleanup = new Thread(() -> {
+      p.destroyForcibly();
+      try {
+        Files.deleteIfExists(tmpArchive);
+        Files.deleteIfExists(dir.resolve(LOCK));
+      } catch (IOException e) {
+        // the next executor takes the lock over: its holder is gone
+      }
+    }, "startup-archive-cleanup");
+    Runtime.getRuntime().addShutdownHook(cleanup);
+    try {
+      return finishDump(p, tmpArchive, archive, classList, log, t0);
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(cleanup);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook runs
+      }
+    }
+  }
+
+  private Outcome finishDump(Process p, Path tmpArchive, Path archive, Path classList, Path log, long t0)
+      throws IOException, InterruptedException {
     if (!p.waitFor(DUMP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
       p.destroyForcibly();
       Files.deleteIfExists(tmpArchive);

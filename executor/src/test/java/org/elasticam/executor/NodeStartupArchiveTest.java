@@ -125,6 +125,20 @@ class NodeStartupArchiveTest {
   }
 
   @Test
+  void aLockWhoseExecutorIsGoneIsTakenOverAtOnce() throws Exception {
+    Path lock = Files.createDirectories(base.resolve("b1")).resolve(".making");
+    Process gone = new ProcessBuilder("true").start();
+    long started = gone.info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L);
+    gone.waitFor();
+    Files.writeString(lock, gone.pid() + " " + started);
+    assertTrue(archive("b1", StartupArchiveLayout.ABSENT, "").make().written(), "the container ended mid-dump");
+
+    ProcessHandle self = ProcessHandle.current();
+    Files.writeString(lock, self.pid() + " " + self.info().startInstant().orElseThrow().toEpochMilli());
+    assertFalse(NodeStartupArchive.takeLock(lock), "a live holder keeps it");
+  }
+
+  @Test
   void onlyTheNewestBuildsOfTheJarKeepTheirArchives() throws Exception {
     List<Path> older = new ArrayList<>();
     for (int i = 1; i <= 4; i++) {

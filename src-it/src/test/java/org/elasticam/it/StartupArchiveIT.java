@@ -1,0 +1,122 @@
+package org.elasticam.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Executors start from their node's start-up archive, in its default place, as a NodeManager runs
+ * them: the first application's executors start without one and one of them makes it; the next
+ * application's executors start from it; an archive the JVM cannot use is logged, the executors
+ * start without it and run their tasks, and it is made again.
+ */
+@Timeout(300)
+class StartupArchiveIT {
+
+  private static ItCluster it;
+
+  @BeforeAll
+  static void start() throws Exception {
+    it = ItCluster.start("startup-archive", s -> s.withNodeManagers(1));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (it != null) {
+      it.close();
+    }
+  }
+
+  /**
+   * @param tasks of 1.5 s each on 2 executors: the archive is made after registration and stopped
+   *     when the application ends, so a job that makes it lasts a few seconds
+   */
+  private static ItCluster.ClientRun job(int tasks) throws Exception {
+    ItCluster.ClientRun run = it.client("submit", "--conf", "elasticam.executor.instances=2",
+        "--conf", "elasticam.executor.memory=256m", "sleep", "--tasks", String.valueOf(tasks), "--task-ms", "1500");
+    assertEquals(0, run.exitCode(), run.out() + run.err());
+    return run;
+  }
+
+  /** How each executor of the application started, from executor_registered. */
+  private static List<String> archiveStates(ApplicationId app) throws IOException {
+    List<JsonNode> registered = ItCluster.ofType(it.events(app), "executor_registered");
+    assertFalse(registered.isEmpty());
+    return registered.stream().map(r -> r.path("start").path("archive").asText()).toList();
+  }
+
+  private static String executorLogs(ApplicationId app) throws IOException {
+    StringBuilder all = new StringBuilder();
+    for (Path f : it.appLogFiles(app)) {
+      if (f.getFileName().toString().equals("executor.log")) {
+        all.append(Files.readString(f));
+      }
+    }
+    return all.toString();
+  }
+
+  private static Optional<Path> archive() throws IOException {
+    try (Stream<Path> files = Files.walk(it.cluster.workDir())) {
+      return files.filter(p -> p.getFileName().toString().equals("executor.jsa")
+          && p.getParent().getParent().getFileName().toString().equals("elasticam-startup")).findFirst();
+    }
+  }
+
+  /** The archive once an executor finished making it: it is made after registration, beside the tasks. */
+  private static Path awaitArchive(long olderThan) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < deadline) {
+      Optional<Path> a = archive();
+      if (a.isPresent() && Files.getLastModifiedTime(a.get()).toMillis() > olderThan) {
+        return a.get();
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError("no start-up archive was made under " + it.cluster.workDir());
+  }
+
+  @Test
+  void theFirstExecutorsMakeTheArchiveTheNextStartFromItAndARefusedOneIsMadeAgain() throws Exception {
+    assertTrue(archive().isEmpty(), "a new node has none");
+    ItCluster.ClientRun first = job(8);
+    assertTrue(archiveStates(first.appId()).stream().allMatch("absent"::equals), archiveStates(first.appId()).toString());
+    Path archive = awaitArchive(0);
+    assertTrue(archive.toString().contains("/usercache/"), "beside the user's applications: " + archive);
+    assertTrue(Files.exists(archive.resolveSibling("elasticam.jar")), "with the jar it was made from");
+    assertTrue(executorLogs(first.appId()).contains("made this node's start-up archive"));
+
+    ItCluster.ClientRun second = job(2);
+    assertTrue(archiveStates(second.appId()).stream().allMatch("used"::equals), archiveStates(second.appId()).toString());
+    assertTrue(executorLogs(second.appId()).contains("started from this node's start-up archive"));
+
+    // An archive this Java cannot read (as one from another Java build would be).
+    Path garbage = archive.resolveSibling("garbage");
+    Files.write(garbage, new byte[4096]);
+    long replacedAt = System.currentTimeMillis();
+    Files.move(garbage, archive, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    ItCluster.ClientRun third = job(8);
+    List<String> refused = archiveStates(third.appId());
+    assertTrue(refused.contains("refused"), refused.toString());
+    assertTrue(executorLogs(third.appId()).contains("the JVM could not use it"));
+    awaitArchive(replacedAt);
+    assertTrue(Files.size(archive) > 4096, "made again");
+
+    ItCluster.ClientRun fourth = job(2);
+    assertTrue(archiveStates(fourth.appId()).stream().allMatch("used"::equals), archiveStates(fourth.appId()).toString());
+  }
+}
