@@ -16,10 +16,11 @@ import org.elasticam.am.client.ElasticamCli;
 import org.elasticam.embedded.EmbeddedCluster;
 
 /**
- * How long from the AM's registration until its first and its last executor registered, for N = 4
- * and 16 (medians of 5 runs), beside the bare-YARN floor measured the same way on the same cluster
- * in the same run; and the AM's live heap after 16 executors ran 10,000 tasks. Not a test: run by
- * hand (see BENCHMARKS.md), never in CI.
+ * How long from the AM's registration until its first and its last executor registered, for N = 1, 4
+ * and 16 (medians of 5 runs), without and with the nodes' start-up archive (made by a warm-up job
+ * first), with each executor's CPU time until it sent its registration, beside the bare-YARN floor
+ * measured the same way on the same cluster in the same run; and the AM's live heap after 16
+ * executors ran 10,000 tasks. Not a test: run by hand (see BENCHMARKS.md), never in CI.
  */
 public final class LaunchLatency {
 
@@ -35,33 +36,75 @@ public final class LaunchLatency {
     EmbeddedCluster.Settings s = EmbeddedCluster.Settings.in(work).withNodeResources(12288, 16)
         .withApplicationClasspath(hadoop);
     try (EmbeddedCluster c = EmbeddedCluster.start(s)) {
-      System.out.println("| N | variant | first registered, median ms | all registered, median ms | runs (first/all) |");
-      System.out.println("|---:|---|---:|---:|---|");
-      for (int n : new int[] {4, 16}) {
-        report(n, "bare YARN, shell container", runs, () -> FloorAm.run(c.configuration(), n, false, selfCp));
-        report(n, "bare YARN, minimal Java main", runs, () -> FloorAm.run(c.configuration(), n, true, selfCp));
+      System.out.println("| N | variant | first registered, median ms | all registered, median ms"
+          + " | executor CPU ms to registration sent, median | runs (first/all) | start-up archive |");
+      System.out.println("|---:|---|---:|---:|---:|---|---|");
+      for (int n : new int[] {1, 4, 16}) {
+        report(n, "bare YARN, shell container", runs, () -> measured(FloorAm.run(c.configuration(), n, false, selfCp)));
+        report(n, "bare YARN, minimal Java main", runs, () -> measured(FloorAm.run(c.configuration(), n, true, selfCp)));
         // Tasks long enough that every executor registers before the work runs out.
-        report(n, "ElasticAM executors", runs, () -> ours(c, work, n, n, 20_000).run());
+        report(n, "ElasticAM executors, no start-up archive", runs,
+            () -> ours(c, work, n, n, 20_000, false).run());
+        warmUp(c, work);
+        report(n, "ElasticAM executors, the node's start-up archive", runs,
+            () -> ours(c, work, n, n, 20_000, true).run());
       }
-      JsonNode end = last(ours(c, work, 16, 10_000, 0).events(), "app_end");
+      JsonNode end = last(ours(c, work, 16, 10_000, 0, true).events(), "app_end");
       System.out.println();
       System.out.println("AM live heap after 16 executors ran 10,000 tasks: " + end.path("am_heap_mb").asLong() + " MiB");
     }
   }
 
+  /** One run: registration times from the AM's registration, executors' CPU, how they started. */
+  record Measured(long firstMs, long allMs, long cpuMs, String archive) {}
+
+  private static Measured measured(FloorAm.Result r) {
+    return new Measured(r.firstMs(), r.allMs(), -1, "");
+  }
+
   private interface Run {
-    FloorAm.Result run() throws Exception;
+    Measured run() throws Exception;
+  }
+
+  /**
+   * Until every node has its archive: a job whose executors live long enough after registering to
+   * make it (a few seconds), on both nodes.
+   */
+  private static void warmUp(EmbeddedCluster c, Path work) throws Exception {
+    for (int attempt = 0; attempt < 3 && archivesOnNodes(c) < c.nodeHosts().size(); attempt++) {
+      ours(c, work, 4, 16, 2_000, true);
+    }
+    if (archivesOnNodes(c) < c.nodeHosts().size()) {
+      throw new IllegalStateException("the nodes have no start-up archive after three jobs: see the executor logs");
+    }
+  }
+
+  private static long archivesOnNodes(EmbeddedCluster c) throws java.io.IOException {
+    try (java.util.stream.Stream<Path> files = Files.walk(c.workDir())) {
+      return files.filter(p -> p.getFileName().toString().equals("executor.jsa")
+          && p.toString().contains("/elasticam-startup/")).count();
+    }
   }
 
   private static void report(int n, String variant, int runs, Run r) throws Exception {
     List<Long> first = new ArrayList<>();
     List<Long> all = new ArrayList<>();
+    List<Long> cpu = new ArrayList<>();
+    java.util.Map<String, Integer> archive = new java.util.TreeMap<>();
     for (int i = 0; i < runs; i++) {
-      FloorAm.Result res = r.run();
+      Measured res = r.run();
       first.add(res.firstMs());
       all.add(res.allMs());
+      cpu.add(res.cpuMs());
+      for (String state : res.archive().split(",")) {
+        if (!state.isEmpty()) {
+          archive.merge(state, 1, Integer::sum);
+        }
+      }
     }
-    System.out.printf("| %d | %s | %d | %d | %s / %s |%n", n, variant, median(first), median(all), first, all);
+    long medianCpu = median(cpu);
+    System.out.printf("| %d | %s | %d | %d | %s | %s / %s | %s |%n", n, variant, median(first), median(all),
+        medianCpu < 0 ? "" : String.valueOf(medianCpu), first, all, archive.isEmpty() ? "" : archive.toString());
   }
 
   private static long median(List<Long> xs) {
@@ -71,12 +114,14 @@ public final class LaunchLatency {
   }
 
   /** One ElasticAM sleep job of {@code tasks} tasks on {@code n} static executors. */
-  private static Ours ours(EmbeddedCluster c, Path work, int n, int tasks, int taskMs) throws Exception {
+  private static Ours ours(EmbeddedCluster c, Path work, int n, int tasks, int taskMs, boolean archive)
+      throws Exception {
     Path events = work.resolve("events");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     int code = new ElasticamCli(c.configuration(), new PrintStream(out, true, StandardCharsets.UTF_8), System.err,
         appJar()).run(new String[] {"submit", "--conf", "elasticam.eventLog.dir=" + events.toUri(),
             "--conf", "elasticam.executor.instances=" + n, "--conf", "elasticam.executor.memory=256m",
+            "--conf", "elasticam.executor.startupArchive.enabled=" + archive,
             "sleep", "--stages", "1", "--tasks", String.valueOf(tasks), "--task-ms", String.valueOf(taskMs)});
     String text = out.toString(StandardCharsets.UTF_8);
     if (code != 0) {
@@ -98,15 +143,18 @@ public final class LaunchLatency {
     }
 
     @Override
-    public FloorAm.Result run() throws Exception {
+    public Measured run() throws Exception {
       List<JsonNode> e = events();
       long registered = last(e, "am_registered").path("ts").asLong();
-      List<Long> execs = e.stream().filter(x -> x.path("event").asText().equals("executor_registered"))
-          .map(x -> x.path("ts").asLong()).sorted().toList();
-      if (execs.size() < n) {
-        throw new IllegalStateException("only " + execs.size() + " of " + n + " executors registered in " + log);
+      List<JsonNode> regs = e.stream().filter(x -> x.path("event").asText().equals("executor_registered"))
+          .sorted(java.util.Comparator.comparingLong(x -> x.path("ts").asLong())).toList();
+      if (regs.size() < n) {
+        throw new IllegalStateException("only " + regs.size() + " of " + n + " executors registered in " + log);
       }
-      return new FloorAm.Result(execs.get(0) - registered, execs.get(n - 1) - registered);
+      List<Long> cpu = regs.stream().map(x -> x.path("start").path("register_sent").path("cpu_ms").asLong()).toList();
+      String archive = String.join(",", regs.stream().map(x -> x.path("start").path("archive").asText()).toList());
+      return new Measured(regs.get(0).path("ts").asLong() - registered,
+          regs.get(n - 1).path("ts").asLong() - registered, median(cpu), archive);
     }
   }
 
