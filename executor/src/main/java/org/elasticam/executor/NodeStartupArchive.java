@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,6 +17,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.elasticam.conf.StartupArchiveLayout;
 import org.slf4j.Logger;
@@ -148,9 +151,13 @@ final class NodeStartupArchive {
   /** Makes the archive unless another executor is at it or already made it; never throws. */
   Outcome make() {
     try {
-      Files.createDirectories(dir);
-    } catch (IOException e) {
+      Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    } catch (IOException | UnsupportedOperationException e) {
       return new Outcome(false, "cannot create the directory: " + e);
+    }
+    String notOurs = notOurs(dir);
+    if (notOurs != null) {
+      return new Outcome(false, notOurs);
     }
     Path lock = dir.resolve(LOCK);
     try {
@@ -173,6 +180,29 @@ final class NodeStartupArchive {
       } catch (IOException e) {
         LOG.debug("Could not remove {}: {}", lock, e.toString());
       }
+    }
+  }
+
+  /**
+   * Why executors must not take classes from {@code d}, or null: the launch script gives the JVM an
+   * archive only from a directory its user owns, and nobody else may be able to write there (a
+   * directory set by {@code elasticam.executor.startupArchive.dir} could be shared; the JVM would
+   * run whatever jar it found).
+   */
+  private String notOurs(Path d) {
+    try {
+      java.nio.file.attribute.UserPrincipal owner = Files.getOwner(d);
+      java.nio.file.attribute.UserPrincipal self = Files.getOwner(ownClassList.getParent());
+      if (!owner.equals(self)) {
+        return "the directory belongs to " + owner.getName() + ", not to this application's user " + self.getName();
+      }
+      Set<PosixFilePermission> perms = Files.getPosixFilePermissions(d);
+      if (perms.contains(PosixFilePermission.GROUP_WRITE) || perms.contains(PosixFilePermission.OTHERS_WRITE)) {
+        return "others may write in the directory (" + PosixFilePermissions.toString(perms) + ")";
+      }
+      return null;
+    } catch (IOException | UnsupportedOperationException e) {
+      return "cannot check who owns the directory: " + e;
     }
   }
 

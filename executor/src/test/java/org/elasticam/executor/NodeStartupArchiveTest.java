@@ -158,6 +158,20 @@ class NodeStartupArchiveTest {
   }
 
   @Test
+  void noArchiveIsMadeInADirectoryOthersMayWriteIn() throws Exception {
+    Path shared = Files.createDirectories(base.resolve("b1"));
+    Files.setPosixFilePermissions(shared, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+    NodeStartupArchive.Outcome o = archive("b1", StartupArchiveLayout.ABSENT, "").make();
+    assertFalse(o.written());
+    assertTrue(o.detail().startsWith("others may write in the directory"), o.detail());
+    assertFalse(Files.exists(shared.resolve(StartupArchiveLayout.JAR)), "nothing of ours left there");
+
+    assertTrue(archive("b2", StartupArchiveLayout.ABSENT, "").make().written());
+    assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(
+        Files.getPosixFilePermissions(base.resolve("b2"))), "made for its user only");
+  }
+
+  @Test
   void withoutTheLaunchScriptsWordThereIsNoArchive() {
     NodeStartupArchive off = NodeStartupArchive.of(Map.of(), "mixed mode, sharing", container, JAVA_HOME);
     assertEquals(NodeStartupArchive.State.OFF, off.state());

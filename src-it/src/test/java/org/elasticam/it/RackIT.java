@@ -31,10 +31,10 @@ class RackIT {
   /**
    * NodeManager i is 127.0.0.(i+1); the RM names the first {@code localhost}. 127.0.0.9 has no
    * NodeManager. 127.0.0.2 is alone on its rack: a scheduler that may go rack-local after one
-   * missed opportunity still has only that node to go to. Off the rack it goes after at most as
-   * many missed opportunities as the cluster has nodes (the CapacityScheduler caps the delay at
-   * that), so with five NodeManagers a round of heartbeats in which 127.0.0.2's comes late can
-   * send a grant anywhere: see {@link #tasksThatPreferALiveHostGetContainersAndRunOnThatHost}.
+   * missed opportunity still has only that node to go to. Off the rack it goes only after more
+   * missed opportunities than min(nodes, node-locality-delay + rack-locality-additional-delay) =
+   * 5 here (without the additional delay the CapacityScheduler would wait only asked containers x
+   * (distinct locations - 1) / nodes, under one opportunity for one container).
    */
   private static final String TOPOLOGY = String.join("\n",
       "localhost /rack-c", "127.0.0.1 /rack-c", "127.0.0.2 /rack-a",
@@ -56,6 +56,12 @@ class RackIT {
         .withConf("net.topology.table.file.name", table.toString())
         .withConf("yarn.scheduler.capacity.node-locality-delay", "1")
         .withConf("yarn.scheduler.capacity.rack-locality-additional-delay", "100"));
+    // The ResourceManager runs in this JVM, and Hadoop's RackResolver keeps the first topology any
+    // cluster gave it: run with other ITs in one JVM (-Dit.test=A,RackIT overrides this module's
+    // execution of its own), every node is on /default-rack and both cases fail on relaxed grants.
+    String rack = org.apache.hadoop.yarn.util.RackResolver.resolve("127.0.0.2").getNetworkLocation();
+    assertEquals("/rack-a", rack, "RackResolver holds another topology: run RackIT in a JVM of its own"
+        + " (mvn verify -pl src-it -Dit.test=RackIT, or the module's 'racks' execution), not with other ITs");
   }
 
   @AfterAll
@@ -66,10 +72,10 @@ class RackIT {
   }
 
   /**
-   * YARN may relax a node-local ask after as many missed opportunities as the cluster has nodes
-   * (five here, one heartbeat round), so a grant elsewhere is YARN's delay scheduling, not ours: a
-   * run whose grant went off the node is run again, at most twice, and one run must be node-local
-   * throughout. Every run's asks must name the node and its rack.
+   * YARN may still relax a node-local ask after five missed opportunities, more than a round of
+   * the other four nodes' heartbeats: a heartbeat of 127.0.0.2's that comes that late is YARN's
+   * delay scheduling, not ours, so a run whose grant went off the node is run again, at most
+   * twice, and one run must be node-local throughout. Every run's asks must name the node and its rack.
    */
   @Test
   void tasksThatPreferALiveHostGetContainersAndRunOnThatHost() throws Exception {

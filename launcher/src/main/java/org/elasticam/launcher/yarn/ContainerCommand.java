@@ -110,7 +110,8 @@ public final class ContainerCommand {
   /**
    * Before the JVM starts: finds this node's start-up archive for {@code archive}'s jar and the
    * container's Java home. When it is there, the JVM is given it and its jar goes first on the
-   * CLASSPATH (the archive holds classes of that file only, checked by its size and time); when
+   * CLASSPATH (the archive holds classes of that file only, checked by its size and time), if the
+   * container's user owns the directory and both files; when
    * not, the JVM writes the classes it loads to a list, from which the executor makes the archive.
    * Either way {@link StartupArchiveLayout#ENV_DIR} and {@link StartupArchiveLayout#ENV_STATE} tell the executor
    * what happened. Follow it with the java command and {@link #startupArchiveOption()} among its options.
@@ -123,7 +124,9 @@ public final class ContainerCommand {
     String find = "{ b=" + base + "; "
         + "if [ -n \"$b\" ]; then k=$(printf '%s' \"$JAVA_HOME\" | cksum); "
         + StartupArchiveLayout.ENV_DIR + "=\"$b/" + archive.jarDigest() + "-${k%% *}\"; "
-        + "if [ -r \"" + d + "/" + StartupArchiveLayout.ARCHIVE + "\" ] && [ -r \"" + d + "/" + StartupArchiveLayout.JAR + "\" ]; "
+        // Only from a directory of this user's, with files of this user's: the JVM runs the jar it finds.
+        + "if [ -O \"" + d + "\" ] && [ -r \"" + d + "/" + StartupArchiveLayout.ARCHIVE + "\" ] && [ -O \"" + d + "/"
+        + StartupArchiveLayout.ARCHIVE + "\" ] && [ -O \"" + d + "/" + StartupArchiveLayout.JAR + "\" ]; "
         + "then " + StartupArchiveLayout.ENV_STATE + "=" + StartupArchiveLayout.GIVEN + "; "
         + "CLASSPATH=\"" + d + "/" + StartupArchiveLayout.JAR + ":$CLASSPATH\"; "
         + "s=\"-XX:SharedArchiveFile=" + d + "/" + StartupArchiveLayout.ARCHIVE + "\"; "
