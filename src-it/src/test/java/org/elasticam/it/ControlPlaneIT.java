@@ -23,7 +23,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
@@ -189,11 +188,9 @@ class ControlPlaneIT {
     ApplicationReport end = it.waitForEnd(id, Duration.ofSeconds(120));
     assertEquals(FinalApplicationStatus.SUCCEEDED, end.getFinalApplicationStatus(), end.getDiagnostics());
     long refusalLines = 0;
-    try (Stream<Path> files = Files.walk(it.cluster.workDir())) {
-      for (Path f : files.filter(p -> p.getFileName().toString().equals("am.log")
-          && p.toString().contains(id.toString())).toList()) {
-        refusalLines += Files.readAllLines(f).stream().filter(l -> l.contains("control-plane call")).count();
-      }
+    for (Path f : ItCluster.paths(it.cluster.workDir(), p -> p.getFileName().toString().equals("am.log")
+        && p.toString().contains(id.toString()))) {
+      refusalLines += Files.readAllLines(f).stream().filter(l -> l.contains("control-plane call")).count();
     }
     // 240 refusals by the AM itself (the garbage never gets that far) in some seconds: a few lines.
     assertTrue(refusalLines >= 1 && refusalLines <= 2 + floodSeconds / 10 * 2, refusalLines + " lines about refusals");
@@ -332,12 +329,10 @@ class ControlPlaneIT {
 
   /** The secret as the AM container holds it: in the credentials file its NodeManager wrote. */
   private static byte[] appSecret(ApplicationId id) throws IOException {
-    try (Stream<Path> files = Files.walk(it.cluster.workDir())) {
-      Path tokens = files.filter(p -> p.getFileName().toString().equals("container_tokens")
-          && p.toString().contains(id.toString())).findFirst()
-          .orElseThrow(() -> new AssertionError("no container_tokens for " + id));
-      Credentials c = Credentials.readTokenStorageFile(new org.apache.hadoop.fs.Path(tokens.toUri()), it.conf());
-      return c.getSecretKey(new Text(AppSecretAuth.CREDENTIALS_KEY));
-    }
+    Path tokens = ItCluster.paths(it.cluster.workDir(), p -> p.getFileName().toString().equals("container_tokens")
+        && p.toString().contains(id.toString())).stream().findFirst()
+        .orElseThrow(() -> new AssertionError("no container_tokens for " + id));
+    Credentials c = Credentials.readTokenStorageFile(new org.apache.hadoop.fs.Path(tokens.toUri()), it.conf());
+    return c.getSecretKey(new Text(AppSecretAuth.CREDENTIALS_KEY));
   }
 }

@@ -168,10 +168,43 @@ final class ItCluster implements AutoCloseable {
 
   /** Every file of the application's container logs, on every node. */
   List<Path> appLogFiles(ApplicationId id) throws IOException {
-    try (java.util.stream.Stream<Path> files = Files.walk(cluster.workDir())) {
-      return files.filter(p -> Files.isRegularFile(p) && p.toString().contains("/logs/")
-          && p.toString().contains(id.toString())).toList();
-    }
+    return paths(cluster.workDir(), p -> Files.isRegularFile(p) && p.toString().contains("/logs/")
+        && p.toString().contains(id.toString()));
+  }
+
+  /**
+   * Every file and directory under {@code root} that {@code keep} accepts. The NodeManagers delete
+   * a finished application's directories while a test looks: what vanishes during the walk is
+   * skipped, not an error.
+   */
+  static List<Path> paths(Path root, java.util.function.Predicate<Path> keep) throws IOException {
+    List<Path> out = new ArrayList<>();
+    Files.walkFileTree(root, new java.nio.file.SimpleFileVisitor<>() {
+      @Override
+      public java.nio.file.FileVisitResult preVisitDirectory(Path dir, java.nio.file.attribute.BasicFileAttributes a) {
+        if (keep.test(dir)) {
+          out.add(dir);
+        }
+        return java.nio.file.FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes a) {
+        if (keep.test(file)) {
+          out.add(file);
+        }
+        return java.nio.file.FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+        if (e instanceof java.nio.file.NoSuchFileException) {
+          return java.nio.file.FileVisitResult.CONTINUE;
+        }
+        throw e;
+      }
+    });
+    return out;
   }
 
   /** A secret as logs or pages could show it: base64, URL-safe base64 without padding, hex. */

@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -277,10 +276,8 @@ class SecureClusterIT {
   /** The keytab is localized for the AM container alone: no executor's work dir links to it. */
   private static void keytabOnlyInTheAmContainer(ApplicationId id) throws IOException {
     List<java.nio.file.Path> containers;
-    try (Stream<java.nio.file.Path> dirs = Files.walk(it.cluster.workDir())) {
-      containers = dirs.filter(p -> p.toString().contains("/appcache/" + id + "/")
-          && p.getFileName().toString().startsWith("container_") && Files.isDirectory(p)).toList();
-    }
+    containers = ItCluster.paths(it.cluster.workDir(), p -> p.toString().contains("/appcache/" + id + "/")
+        && p.getFileName().toString().startsWith("container_") && Files.isDirectory(p));
     List<String> holders = containers.stream().filter(c -> Files.exists(c.resolve("__keytab__"), java.nio.file.LinkOption.NOFOLLOW_LINKS))
         .map(c -> c.getFileName().toString()).toList();
     assertEquals(1, holders.size(), "only one container holds the keytab: " + holders + " of " + containers);
@@ -388,12 +385,10 @@ class SecureClusterIT {
    */
   private static Map<String, Credentials> containerTokens(ApplicationId id) throws IOException {
     Map<String, Credentials> out = new TreeMap<>();
-    try (Stream<java.nio.file.Path> files = Files.walk(it.cluster.workDir())) {
-      for (java.nio.file.Path f : files.filter(p -> p.toString().contains("/nmPrivate/" + id + "/")
-          && p.getFileName().toString().matches("container_.*\\.tokens")).toList()) {
-        out.put(f.getParent().getFileName().toString(), Credentials.readTokenStorageFile(f.toFile(),
-            new Configuration(false)));
-      }
+    for (java.nio.file.Path f : ItCluster.paths(it.cluster.workDir(), p -> p.toString().contains("/nmPrivate/" + id + "/")
+        && p.getFileName().toString().matches("container_.*\\.tokens"))) {
+      out.put(f.getParent().getFileName().toString(), Credentials.readTokenStorageFile(f.toFile(),
+          new Configuration(false)));
     }
     return out;
   }
@@ -419,10 +414,8 @@ class SecureClusterIT {
 
   /** The application's container files of that name, on every node, as {@code <containerId>/<name>}. */
   private static List<java.nio.file.Path> containerFiles(ApplicationId id, String name) throws IOException {
-    try (Stream<java.nio.file.Path> files = Files.walk(it.cluster.workDir())) {
-      return files.filter(p -> p.getFileName().toString().equals(name) && p.toString().contains("/" + id + "/"))
-          .toList();
-    }
+    return ItCluster.paths(it.cluster.workDir(), p -> p.getFileName().toString().equals(name)
+        && p.toString().contains("/" + id + "/"));
   }
 
   /**

@@ -12,7 +12,6 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -71,10 +70,8 @@ class StartupArchiveIT {
   }
 
   private static Optional<Path> archive() throws IOException {
-    try (Stream<Path> files = Files.walk(it.cluster.workDir())) {
-      return files.filter(p -> p.getFileName().toString().equals("executor.jsa")
-          && p.getParent().getParent().getFileName().toString().equals("elasticam-startup")).findFirst();
-    }
+    return ItCluster.paths(it.cluster.workDir(), p -> p.getFileName().toString().equals("executor.jsa")
+        && p.getParent().getParent().getFileName().toString().equals("elasticam-startup")).stream().findFirst();
   }
 
   /** The archive once an executor finished making it: it is made after registration, beside the tasks. */
