@@ -517,6 +517,12 @@ public final class EmbeddedCluster implements AutoCloseable {
     return ClusterFiles.nodeManagerDir(settings, i).resolve("logs");
   }
 
+  /** NodeManager {@code i}'s local dir: {@code usercache/<user>/appcache/<appId>/} and the users' own dirs beside appcache. */
+  public Path nodeManagerLocalDir(int i) {
+    checkIndex(i);
+    return ClusterFiles.nodeManagerDir(settings, i).resolve("local");
+  }
+
   /**
    * Where NodeManager {@code i}'s shuffle service listens: its loopback address and a fixed port
    * (the same after {@link #restartNodeManager(int)}).

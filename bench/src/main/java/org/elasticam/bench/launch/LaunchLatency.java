@@ -79,11 +79,32 @@ public final class LaunchLatency {
     }
   }
 
+  /**
+   * Nodes with an archive in the default place, {@code usercache/<user>/elasticam-startup/<build>/}:
+   * listed, not walked, as the NodeManagers delete finished applications' dirs beside it meanwhile.
+   */
   private static long archivesOnNodes(EmbeddedCluster c) throws java.io.IOException {
-    try (java.util.stream.Stream<Path> files = Files.walk(c.workDir())) {
-      return files.filter(p -> p.getFileName().toString().equals("executor.jsa")
-          && p.toString().contains("/elasticam-startup/")).count();
+    long nodes = 0;
+    for (int i = 0; i < c.nodeHosts().size(); i++) {
+      boolean found = false;
+      Path users = c.nodeManagerLocalDir(i).resolve("usercache");
+      if (Files.isDirectory(users)) {
+        try (DirectoryStream<Path> us = Files.newDirectoryStream(users)) {
+          for (Path user : us) {
+            Path builds = user.resolve("elasticam-startup");
+            if (Files.isDirectory(builds)) {
+              try (DirectoryStream<Path> bs = Files.newDirectoryStream(builds)) {
+                for (Path b : bs) {
+                  found |= Files.exists(b.resolve("executor.jsa"));
+                }
+              }
+            }
+          }
+        }
+      }
+      nodes += found ? 1 : 0;
     }
+    return nodes;
   }
 
   private static void report(int n, String variant, int runs, Run r) throws Exception {
