@@ -44,7 +44,7 @@ import org.elasticam.am.security.TokenRenewer;
 import org.elasticam.am.driver.DriverService;
 import org.elasticam.am.driver.DriverSettings;
 import org.elasticam.am.driver.Outcome;
-import org.elasticam.allocator.scheduling.TaskScheduler;
+import org.elasticam.engine.scheduling.TaskScheduler;
 import org.elasticam.am.events.EventLog;
 import org.elasticam.am.events.ExecutorSeconds;
 import org.elasticam.am.metrics.AmMetrics;
@@ -524,7 +524,7 @@ public final class ApplicationMaster {
     loop.every(REFUSAL_LOG_INTERVAL, refusals::flush);
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(0));
     if (elastic.get(YarnKeys.AM_SSL_ENABLED)) {
-      builder.sslContext(org.elasticam.rpc.ControlPlaneTls.server(org.elasticam.executor.HadoopTls.serverKeys(conf)));
+      builder.sslContext(org.elasticam.rpc.ControlPlaneTls.server(org.elasticam.rpc.HadoopTls.serverKeys(conf)));
       LOG.info("The control plane serves TLS with the keystore of Hadoop's {}",
           conf.get(org.apache.hadoop.security.ssl.SSLFactory.SSL_SERVER_CONF_KEY, "ssl-server.xml"));
     }

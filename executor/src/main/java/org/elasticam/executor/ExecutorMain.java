@@ -3,6 +3,7 @@ package org.elasticam.executor;
 import java.nio.file.Path;
 import org.elasticam.conf.ElasticConf;
 import org.elasticam.executor.shuffle.ExecutorShuffle;
+import org.elasticam.rpc.HadoopTls;
 import org.elasticam.shuffle.client.ClientSettings;
 import org.elasticam.time.Clock;
 

@@ -8,7 +8,7 @@ import org.elasticam.allocator.ExecutorAllocator;
 import org.elasticam.allocator.dynamic.AllocationPolicies;
 import org.elasticam.allocator.dynamic.AllocationPolicy;
 import org.elasticam.allocator.dynamic.PolicySettings;
-import org.elasticam.allocator.scheduling.TaskScheduler;
+import org.elasticam.engine.scheduling.TaskScheduler;
 import org.elasticam.conf.ExecutorKeys;
 import org.elasticam.workload.Trace;
 

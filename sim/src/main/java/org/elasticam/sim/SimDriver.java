@@ -10,8 +10,8 @@ import java.util.Set;
 import org.elasticam.allocator.dynamic.AllocationPolicy;
 import org.elasticam.allocator.dynamic.TaskInfo;
 import org.elasticam.allocator.dynamic.TaskOutcome;
-import org.elasticam.allocator.scheduling.TaskAttempt;
-import org.elasticam.allocator.scheduling.TaskScheduler;
+import org.elasticam.engine.scheduling.TaskAttempt;
+import org.elasticam.engine.scheduling.TaskScheduler;
 
 /**
  * The simulated driver, shaped like the AM's: it submits the replay's stages to the real

@@ -14,7 +14,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
-import org.elasticam.allocator.scheduling.TaskErrors;
+import org.elasticam.engine.scheduling.TaskErrors;
 import org.elasticam.am.job.BuiltInJobs;
 import org.elasticam.am.job.DagPlan;
 import org.elasticam.am.job.JobPlan;

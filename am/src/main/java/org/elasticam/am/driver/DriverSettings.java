@@ -1,7 +1,7 @@
 package org.elasticam.am.driver;
 
 import java.time.Duration;
-import org.elasticam.allocator.scheduling.TaskScheduler;
+import org.elasticam.engine.scheduling.TaskScheduler;
 import org.elasticam.conf.ElasticConf;
 import org.elasticam.conf.ExecutorKeys;
 import org.elasticam.conf.YarnKeys;

@@ -7,7 +7,7 @@ import org.elasticam.allocator.dynamic.PolicyDecision;
 import org.elasticam.allocator.dynamic.StageInfo;
 import org.elasticam.allocator.dynamic.TaskInfo;
 import org.elasticam.allocator.dynamic.TaskOutcome;
-import org.elasticam.allocator.scheduling.TaskAttempt;
+import org.elasticam.engine.scheduling.TaskAttempt;
 import org.elasticam.api.Stage;
 import org.elasticam.api.TaskSpec;
 

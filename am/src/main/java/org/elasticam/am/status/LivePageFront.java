@@ -12,7 +12,7 @@ import org.apache.hadoop.yarn.api.records.ApplicationAccessType;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.security.ApplicationACLsManager;
-import org.elasticam.executor.HadoopTls;
+import org.elasticam.rpc.HadoopTls;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

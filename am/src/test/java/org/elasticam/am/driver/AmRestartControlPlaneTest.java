@@ -19,7 +19,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.hadoop.conf.Configuration;
-import org.elasticam.allocator.scheduling.TaskScheduler;
+import org.elasticam.engine.scheduling.TaskScheduler;
 import org.elasticam.am.events.EventLog;
 import org.elasticam.am.job.BuiltInJobs;
 import org.elasticam.am.job.DagPlan;

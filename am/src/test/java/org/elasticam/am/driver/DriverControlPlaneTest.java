@@ -17,11 +17,11 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.elasticam.allocator.scheduling.TaskAttempt;
+import org.elasticam.engine.scheduling.TaskAttempt;
 import org.elasticam.allocator.streaming.BatchStats;
 import org.elasticam.allocator.streaming.StreamingDecision;
 import org.elasticam.allocator.streaming.StreamingPolicy;
-import org.elasticam.allocator.scheduling.TaskScheduler;
+import org.elasticam.engine.scheduling.TaskScheduler;
 import org.elasticam.am.events.EventLog;
 import org.elasticam.am.job.DagPlan;
 import org.elasticam.am.job.JobSpec;
@@ -238,13 +238,13 @@ class DriverControlPlaneTest {
   void overTlsFromHadoopsSslFilesAnExecutorThatChecksTheCertificateRunsTheJobAndAPlaintextOneGetsNowhere()
       throws Exception {
     ClusterTlsFiles tls = ClusterTlsFiles.create(scratch, Path.of("target", "test-classes"));
-    serverTls = org.elasticam.rpc.ControlPlaneTls.server(org.elasticam.executor.HadoopTls.serverKeys(tls.conf()));
+    serverTls = org.elasticam.rpc.ControlPlaneTls.server(org.elasticam.rpc.HadoopTls.serverKeys(tls.conf()));
     int port = startDriver("sleep", "--stages", "1", "--tasks", "4", "--task-ms", "50");
     assertEquals(ExitCodes.DRIVER_LOST, executor(port, 2, "c2", SECRET).get(20, TimeUnit.SECONDS),
         "a plaintext executor cannot speak to a TLS control plane");
     assertEquals(0, driver.registeredExecutors());
     CompletableFuture<Integer> e1 = executor(port, 1, "c1", SECRET,
-        org.elasticam.rpc.ControlPlaneTls.client(org.elasticam.executor.HadoopTls.clientTrust(tls.conf())));
+        org.elasticam.rpc.ControlPlaneTls.client(org.elasticam.rpc.HadoopTls.clientTrust(tls.conf())));
     Outcome o = outcome.get(30, TimeUnit.SECONDS);
     assertEquals(Outcome.Status.SUCCEEDED, o.status(), o.diagnostics());
     server.shutdownNow();

@@ -23,7 +23,7 @@ import org.apache.hadoop.yarn.api.records.ApplicationAccessType;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.elasticam.am.driver.ClusterTlsFiles;
-import org.elasticam.executor.HadoopTls;
+import org.elasticam.rpc.HadoopTls;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,4 +1,4 @@
-package org.elasticam.executor;
+package org.elasticam.rpc;
 
 import java.io.IOException;
 import java.security.GeneralSecurityException;

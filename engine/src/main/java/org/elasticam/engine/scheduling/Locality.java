@@ -1,4 +1,4 @@
-package org.elasticam.allocator.scheduling;
+package org.elasticam.engine.scheduling;
 
 /** How close a task ran to where it wanted to; names as the event log writes them. */
 public enum Locality {

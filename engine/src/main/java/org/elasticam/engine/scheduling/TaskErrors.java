@@ -1,4 +1,4 @@
-package org.elasticam.allocator.scheduling;
+package org.elasticam.engine.scheduling;
 
 import java.util.List;
 import java.util.Map;

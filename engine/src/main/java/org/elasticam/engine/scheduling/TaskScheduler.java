@@ -1,4 +1,4 @@
-package org.elasticam.allocator.scheduling;
+package org.elasticam.engine.scheduling;
 
 import java.time.Duration;
 import java.util.ArrayList;

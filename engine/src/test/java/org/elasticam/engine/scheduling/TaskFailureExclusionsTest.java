@@ -1,4 +1,4 @@
-package org.elasticam.allocator.scheduling;
+package org.elasticam.engine.scheduling;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

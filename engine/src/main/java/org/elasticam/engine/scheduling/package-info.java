@@ -2,4 +2,4 @@
  * Which pending task runs on which executor slot: FIFO across stages, delay scheduling for
  * locality, retries. Pure, so the AM's driver and the simulator schedule tasks with the same code.
  */
-package org.elasticam.allocator.scheduling;
+package org.elasticam.engine.scheduling;
