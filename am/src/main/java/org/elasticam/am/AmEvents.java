@@ -1,5 +1,23 @@
 package org.elasticam.am;
 
+import static org.elasticam.report.events.EventFields.CONTAINER_ID;
+import static org.elasticam.report.events.EventFields.COUNT;
+import static org.elasticam.report.events.EventFields.COUNTED_AS_FAILURE;
+import static org.elasticam.report.events.EventFields.EXECUTORS;
+import static org.elasticam.report.events.EventFields.EXECUTOR_ID;
+import static org.elasticam.report.events.EventFields.EXIT_STATUS;
+import static org.elasticam.report.events.EventFields.EXIT_STATUS_NAME;
+import static org.elasticam.report.events.EventFields.HOST;
+import static org.elasticam.report.events.EventFields.MATCHED;
+import static org.elasticam.report.events.EventFields.MESSAGE;
+import static org.elasticam.report.events.EventFields.MORE;
+import static org.elasticam.report.events.EventFields.NODES;
+import static org.elasticam.report.events.EventFields.RACKS;
+import static org.elasticam.report.events.EventFields.REASON;
+import static org.elasticam.report.events.EventFields.STATE;
+import static org.elasticam.report.events.EventFields.TIMEOUT_S;
+import static org.elasticam.report.events.EventFields.UNTIL_TS;
+
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -15,6 +33,7 @@ import org.elasticam.am.events.ExecutorSeconds;
 import org.elasticam.am.metrics.AmMetrics;
 import org.elasticam.am.yarn.AllocationEvents;
 import org.elasticam.time.Clock;
+import org.elasticam.report.events.Event;
 
 /**
  * Where the allocator's doings go: the event log, the executor-seconds count, and the driver (an
@@ -53,21 +72,21 @@ final class AmEvents implements AllocationEvents {
   @Override
   public void containersRequested(int count, List<String> nodes, List<String> racks) {
     metrics.requestsAdded(count);
-    log.write("containers_requested", "count", count, "nodes", nodes.isEmpty() ? null : nodes,
-        "racks", racks.isEmpty() ? null : racks);
+    log.write(Event.CONTAINERS_REQUESTED, COUNT, count, NODES, nodes.isEmpty() ? null : nodes,
+        RACKS, racks.isEmpty() ? null : racks);
   }
 
   @Override
   public void requestsCancelled(int count, String reason) {
     metrics.requestsCancelled(count);
-    log.write("requests_cancelled", "count", count, "reason", reason);
+    log.write(Event.REQUESTS_CANCELLED, COUNT, count, REASON, reason);
   }
 
   @Override
   public void containerAllocated(String containerId, String host, String matched) {
     executorSeconds.allocated(containerId, clock.nowMs());
     metrics.containerAllocated();
-    log.write("container_allocated", "container_id", containerId, "host", host, "matched", matched);
+    log.write(Event.CONTAINER_ALLOCATED, CONTAINER_ID, containerId, HOST, host, MATCHED, matched);
   }
 
   @Override
@@ -75,12 +94,12 @@ final class AmEvents implements AllocationEvents {
     executorSeconds.released(containerId, clock.nowMs());
     metrics.containerReleased();
     releaseReasons.putIfAbsent(containerId, reason);
-    log.write("container_released", "container_id", containerId, "reason", reason);
+    log.write(Event.CONTAINER_RELEASED, CONTAINER_ID, containerId, REASON, reason);
   }
 
   @Override
   public void executorLaunched(ExecutorId executor, String containerId, String host) {
-    log.write("executor_launched", "executor_id", executor.toString(), "container_id", containerId, "host", host);
+    log.write(Event.EXECUTOR_LAUNCHED, EXECUTOR_ID, executor.toString(), CONTAINER_ID, containerId, HOST, host);
     if (driver != null) {
       driver.executorLaunched(executor.toString());
     }
@@ -99,10 +118,10 @@ final class AmEvents implements AllocationEvents {
     boolean counted = c.verdict().countsAsFailure() || countedKills.remove(id);
     String reason = reason(c, releasedFor, counted);
     metrics.executorRemoved(reason, counted);
-    log.write("executor_removed", "executor_id", c.executor() == null ? null : c.executor().toString(),
-        "container_id", id, "host", c.host(), "reason", reason, "exit_status", c.exitStatus(),
-        "exit_status_name", ExitStatus.name(c.exitStatus()), "counted_as_failure", counted,
-        "message", c.verdict().message());
+    log.write(Event.EXECUTOR_REMOVED, EXECUTOR_ID, c.executor() == null ? null : c.executor().toString(),
+        CONTAINER_ID, id, HOST, c.host(), REASON, reason, EXIT_STATUS, c.exitStatus(),
+        EXIT_STATUS_NAME, ExitStatus.name(c.exitStatus()), COUNTED_AS_FAILURE, counted,
+        MESSAGE, c.verdict().message());
     if (driver != null && c.executor() != null) {
       driver.containerCompleted(c.executor().toString(), c.verdict().message());
     }
@@ -144,20 +163,20 @@ final class AmEvents implements AllocationEvents {
       executorSeconds.completed(c.container().id(), clock.nowMs());
       releaseReasons.remove(c.container().id());
       metrics.executorRemoved("app_end", false);
-      log.write("executor_removed", "executor_id", c.executor().toString(), "container_id", c.container().id(),
-          "host", c.host(), "reason", "app_end", "exit_status", null, "exit_status_name", null,
-          "counted_as_failure", false, "message", "still running when the AM unregistered; YARN stops it");
+      log.write(Event.EXECUTOR_REMOVED, EXECUTOR_ID, c.executor().toString(), CONTAINER_ID, c.container().id(),
+          HOST, c.host(), REASON, "app_end", EXIT_STATUS, null, EXIT_STATUS_NAME, null,
+          COUNTED_AS_FAILURE, false, MESSAGE, "still running when the AM unregistered; YARN stops it");
     }
   }
 
   @Override
   public void nodesExcluded(Map<String, Long> untilMs) {
-    untilMs.forEach((host, until) -> log.write("node_excluded", "host", host, "until_ts", until));
+    untilMs.forEach((host, until) -> log.write(Event.NODE_EXCLUDED, HOST, host, UNTIL_TS, until));
   }
 
   @Override
   public void nodeUnusable(String host, String state) {
-    log.write("node_lost", "host", host, "state", state);
+    log.write(Event.NODE_LOST, HOST, host, STATE, state);
     if (driver != null) {
       driver.nodeLost(host, state);
     }
@@ -165,7 +184,7 @@ final class AmEvents implements AllocationEvents {
 
   @Override
   public void nodeDecommissioning(String host, Integer timeoutSeconds) {
-    log.write("node_decommissioning", "host", host, "timeout_s", timeoutSeconds);
+    log.write(Event.NODE_DECOMMISSIONING, HOST, host, TIMEOUT_S, timeoutSeconds);
     if (driver != null) {
       driver.nodeDecommissioning(host, timeoutSeconds == null ? "no timeout given"
           : "it leaves within " + timeoutSeconds + " s");
@@ -181,7 +200,7 @@ final class AmEvents implements AllocationEvents {
 
   @Override
   public void preemptionRequested(List<String> named, int more) {
-    log.write("preemption_requested", "executors", named, "more", more);
+    log.write(Event.PREEMPTION_REQUESTED, EXECUTORS, named, MORE, more);
     if (driver != null) {
       driver.preemptionRequested(named, more);
     }
@@ -189,7 +208,7 @@ final class AmEvents implements AllocationEvents {
 
   @Override
   public void warning(String message) {
-    log.write("allocator_warning", "message", message);
+    log.write(Event.ALLOCATOR_WARNING, MESSAGE, message);
   }
 
   @Override

@@ -1,5 +1,28 @@
 package org.elasticam.am;
 
+import static org.elasticam.report.events.EventFields.ALLOCATE_MS;
+import static org.elasticam.report.events.EventFields.AM_HEAP_MB;
+import static org.elasticam.report.events.EventFields.APP_ID;
+import static org.elasticam.report.events.EventFields.ATTEMPT;
+import static org.elasticam.report.events.EventFields.BATCHES_DONE;
+import static org.elasticam.report.events.EventFields.CONF;
+import static org.elasticam.report.events.EventFields.CONTAINERS_KEPT;
+import static org.elasticam.report.events.EventFields.DIAGNOSTICS;
+import static org.elasticam.report.events.EventFields.EXECUTORS_ADOPTED;
+import static org.elasticam.report.events.EventFields.EXECUTOR_SECONDS;
+import static org.elasticam.report.events.EventFields.FINAL_STATUS;
+import static org.elasticam.report.events.EventFields.HOST;
+import static org.elasticam.report.events.EventFields.JAVA_HOME;
+import static org.elasticam.report.events.EventFields.JAVA_VERSION;
+import static org.elasticam.report.events.EventFields.JOB;
+import static org.elasticam.report.events.EventFields.JOURNAL_FOUND;
+import static org.elasticam.report.events.EventFields.PID;
+import static org.elasticam.report.events.EventFields.RPC_PORT;
+import static org.elasticam.report.events.EventFields.STAGES_RECOVERED;
+import static org.elasticam.report.events.EventFields.TASKS_DONE_IN_RUNNING_STAGES;
+import static org.elasticam.report.events.EventFields.TOKENS;
+import static org.elasticam.report.events.EventFields.TRACKING_URL;
+
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -82,6 +105,7 @@ import org.elasticam.rpc.RpcLimits;
 import org.elasticam.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.elasticam.report.events.Event;
 
 /**
  * The ApplicationMaster process: registers with the ResourceManager, runs the job's driver and
@@ -171,12 +195,12 @@ public final class ApplicationMaster {
       AmEvents amEvents = new AmEvents(events, executorSeconds, metrics, clock);
       try (loop; events; ClusterNodes nodes = new ClusterNodes(conf, resourceManagerUser());
           AutoCloseable m = metrics::unregister) {
-        events.write("app_start", "app_id", appId, "attempt", attempt.getAttemptId(), "conf",
-            elastic.resolvedForDisplay(), "job", job.toArgs(), "java_version", System.getProperty("java.version"),
-            "java_home", System.getenv("JAVA_HOME"));
+        events.write(Event.APP_START, APP_ID, appId, ATTEMPT, attempt.getAttemptId(), CONF,
+            elastic.resolvedForDisplay(), JOB, job.toArgs(), JAVA_VERSION, System.getProperty("java.version"),
+            JAVA_HOME, System.getenv("JAVA_HOME"));
         if (startTokens != null) {
           // The set obtained at start, before the log existed: every attempt's first own tokens.
-          events.write("tokens_renewed", "tokens", startTokens.numberOfTokens());
+          events.write(Event.TOKENS_RENEWED, TOKENS, startTokens.numberOfTokens());
         }
         return runWith(loop, events, amEvents, executorSeconds, nodes, appId, amHost, secret, attempt.getAttemptId(),
             previous);
@@ -246,7 +270,7 @@ public final class ApplicationMaster {
       com.google.protobuf.ByteString tokens = com.google.protobuf.ByteString.copyFrom(buf.getData(), 0, buf.getLength());
       loop.execute(() -> {
         holder.updateCredentials(tokens);
-        events.write("tokens_renewed", "tokens", fresh.numberOfTokens());
+        events.write(Event.TOKENS_RENEWED, TOKENS, fresh.numberOfTokens());
       });
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
@@ -304,8 +328,8 @@ public final class ApplicationMaster {
     LOG.info("Registered with the ResourceManager; control plane on {}:{}, status at {}", amHost, grpc.getPort(),
         trackingUrl);
     loop.call(() -> {
-      events.write("am_registered", "host", amHost, "rpc_port", grpc.getPort(), "tracking_url", trackingUrl,
-          "pid", ProcessHandle.current().pid());
+      events.write(Event.AM_REGISTERED, HOST, amHost, RPC_PORT, grpc.getPort(), TRACKING_URL, trackingUrl,
+          PID, ProcessHandle.current().pid());
       return null;
     });
     Resource resource = Resource.newInstance(elastic.executorContainerMebibytes(), elastic.get(ExecutorKeys.CORES));
@@ -378,13 +402,13 @@ public final class ApplicationMaster {
     LOG.info("Attempt {} of the ApplicationMaster: the ResourceManager kept {} container(s); {} executor(s) adopted,"
         + " {} stage(s) completed before the restart{}", attempt, kept.size(), adopted.size(), stagesDone.size(),
         previous.isPresent() ? "" : " (no journal found: the job starts over)");
-    events.write("am_recovered", "attempt", attempt, "containers_kept", kept.size(), "executors_adopted",
-        adopted.stream().map(c -> c.executor().toString()).toList(), "stages_recovered",
-        stagesDone.stream().map(org.elasticam.rpc.journal.JournalStage::getStageId).toList(), "tasks_done_in_running_stages",
+    events.write(Event.AM_RECOVERED, ATTEMPT, attempt, CONTAINERS_KEPT, kept.size(), EXECUTORS_ADOPTED,
+        adopted.stream().map(c -> c.executor().toString()).toList(), STAGES_RECOVERED,
+        stagesDone.stream().map(org.elasticam.rpc.journal.JournalStage::getStageId).toList(), TASKS_DONE_IN_RUNNING_STAGES,
         stagesRunning.stream().collect(java.util.stream.Collectors.toMap(s -> String.valueOf(s.getStageId()),
             org.elasticam.rpc.journal.JournalStage::getDoneTasksCount, (a, b) -> a, java.util.TreeMap::new)),
-        "batches_done",
-        stream.getBatchesDone(), "journal_found", previous.isPresent());
+        BATCHES_DONE,
+        stream.getBatchesDone(), JOURNAL_FOUND, previous.isPresent());
     return new Restart(journal, new Recovery(stagesDone, stagesRunning, survivors,
         elastic.get(ExecutorKeys.REREGISTER_TIMEOUT), stream));
   }
@@ -429,7 +453,7 @@ public final class ApplicationMaster {
         elastic.get(YarnKeys.HEARTBEAT_INTERVAL), done::complete, tookMs -> loop.execute(() -> {
           LOG.warn("Re-registered with the ResourceManager (it restarted or failed over; that heartbeat took {} ms);"
               + " requests and exclusions were sent again", tookMs);
-          events.write("rm_resynced", "allocate_ms", tookMs);
+          events.write(Event.RM_RESYNCED, ALLOCATE_MS, tookMs);
         }));
     loop.execute(driver::start);
     hb[0].start();
@@ -460,8 +484,8 @@ public final class ApplicationMaster {
     double seconds = loop.call(() -> es.seconds(clock.nowMs()));
     long heapMb = liveHeapMb();
     loop.call(() -> {
-      events.write("app_end", "final_status", status.name(), "diagnostics", outcome.diagnostics(),
-          "executor_seconds", Math.round(seconds * 1000) / 1000.0, "am_heap_mb", heapMb);
+      events.write(Event.APP_END, FINAL_STATUS, status.name(), DIAGNOSTICS, outcome.diagnostics(),
+          EXECUTOR_SECONDS, Math.round(seconds * 1000) / 1000.0, AM_HEAP_MB, heapMb);
       return null;
     });
     // Staging goes first: a client that sees the application finished may rely on it being gone,

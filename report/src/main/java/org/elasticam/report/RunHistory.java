@@ -1,5 +1,31 @@
 package org.elasticam.report;
 
+import static org.elasticam.report.events.EventFields.APP_ID;
+import static org.elasticam.report.events.EventFields.ATTEMPT;
+import static org.elasticam.report.events.EventFields.BATCH;
+import static org.elasticam.report.events.EventFields.COUNTED_AS_FAILURE;
+import static org.elasticam.report.events.EventFields.DIAGNOSTICS;
+import static org.elasticam.report.events.EventFields.DURATION_MS;
+import static org.elasticam.report.events.EventFields.ERROR;
+import static org.elasticam.report.events.EventFields.EVENT;
+import static org.elasticam.report.events.EventFields.EXECUTOR_ID;
+import static org.elasticam.report.events.EventFields.EXECUTOR_SECONDS;
+import static org.elasticam.report.events.EventFields.EXIT_STATUS;
+import static org.elasticam.report.events.EventFields.FAILED;
+import static org.elasticam.report.events.EventFields.FINAL_STATUS;
+import static org.elasticam.report.events.EventFields.HOST;
+import static org.elasticam.report.events.EventFields.LOCALITY;
+import static org.elasticam.report.events.EventFields.NAME;
+import static org.elasticam.report.events.EventFields.REASON;
+import static org.elasticam.report.events.EventFields.SPECULATIVE;
+import static org.elasticam.report.events.EventFields.STAGE_ID;
+import static org.elasticam.report.events.EventFields.STATUS;
+import static org.elasticam.report.events.EventFields.TARGET;
+import static org.elasticam.report.events.EventFields.TASK;
+import static org.elasticam.report.events.EventFields.TASKS;
+import static org.elasticam.report.events.EventFields.TS;
+import static org.elasticam.report.events.EventFields.WON_OVER_ATTEMPTS;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,6 +37,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.elasticam.report.events.Event;
 
 /**
  * One run, read back from its event log (DESIGN §3) — the AM's or the simulator's, which write the
@@ -156,6 +183,8 @@ public final class RunHistory {
 
   public record TargetChange(long timeMs, int target, String reason) {}
 
+  /** Events the schema does not know, and fields their event does not declare ({@code event.field}). */
+  private final java.util.Set<String> unknown = new java.util.TreeSet<>();
   String appId = "";
   int attempt;
   String finalStatus = "";
@@ -208,7 +237,7 @@ public final class RunHistory {
         }
         throw new BadEventLogException("line " + (i + 1) + " is not JSON: " + e.getOriginalMessage());
       }
-      if (n == null || !n.isObject() || !n.path("ts").canConvertToLong() || !n.path("event").isTextual()) {
+      if (n == null || !n.isObject() || !n.path(TS).canConvertToLong() || !n.path(EVENT).isTextual()) {
         throw new BadEventLogException("line " + (i + 1) + " is not an event (an object with ts and event)");
       }
       h.apply(n);
@@ -228,80 +257,89 @@ public final class RunHistory {
       return false;
     }
     try {
-      return JSON.readTree(lines.get(i)).path("event").asText().equals("app_start");
+      return Event.byName(JSON.readTree(lines.get(i)).path(EVENT).asText()) == Event.APP_START;
     } catch (JsonProcessingException e) {
       return false;
     }
   }
 
   private void apply(JsonNode n) {
-    long ts = n.get("ts").asLong();
+    long ts = n.get(TS).asLong();
     if (startMs < 0 || ts < startMs) {
       startMs = ts;
     }
     endMs = Math.max(endMs, ts);
-    switch (n.get("event").asText()) {
-      case "app_start" -> {
-        appId = n.path("app_id").asText("");
-        attempt = n.path("attempt").asInt();
+    String name = n.get(EVENT).asText();
+    Event event = Event.byName(name);
+    if (event == null) {
+      unknown.add(name);
+      return;
+    }
+    for (String field : event.undeclared(() -> n.fieldNames())) {
+      unknown.add(name + "." + field);
+    }
+    switch (event) {
+      case APP_START -> {
+        appId = n.path(APP_ID).asText("");
+        attempt = n.path(ATTEMPT).asInt();
       }
-      case "target_changed" -> targets.add(new TargetChange(ts, n.path("target").asInt(), n.path("reason").asText("")));
-      case "executor_launched" -> {
+      case TARGET_CHANGED -> targets.add(new TargetChange(ts, n.path(TARGET).asInt(), n.path(REASON).asText("")));
+      case EXECUTOR_LAUNCHED -> {
         Executor e = executor(n);
         e.launchedMs = ts;
-        e.host = n.path("host").asText(e.host);
+        e.host = n.path(HOST).asText(e.host);
       }
-      case "executor_registered" -> {
+      case EXECUTOR_REGISTERED -> {
         Executor e = executor(n);
         if (e.launchedMs < 0) {
           e.launchedMs = ts;
         }
-        e.host = n.path("host").asText(e.host);
+        e.host = n.path(HOST).asText(e.host);
       }
-      case "executor_removed" -> {
+      case EXECUTOR_REMOVED -> {
         Executor e = executor(n);
         e.removedMs = ts;
-        e.removalReason = n.path("reason").asText("");
-        e.exitStatus = n.path("exit_status").canConvertToInt() ? n.path("exit_status").asInt() : null;
-        e.countedAsFailure = n.path("counted_as_failure").asBoolean(false);
+        e.removalReason = n.path(REASON).asText("");
+        e.exitStatus = n.path(EXIT_STATUS).canConvertToInt() ? n.path(EXIT_STATUS).asInt() : null;
+        e.countedAsFailure = n.path(COUNTED_AS_FAILURE).asBoolean(false);
       }
-      case "stage_submitted" -> {
+      case STAGE_SUBMITTED -> {
         Stage s = stage(n);
         if (s.submittedMs < 0) {
           s.submittedMs = ts;
-          s.tasks = n.path("tasks").asInt();
-          s.name = n.path("name").asText("");
+          s.tasks = n.path(TASKS).asInt();
+          s.name = n.path(NAME).asText("");
         }
       }
-      case "stage_resubmitted" -> stage(n).resubmissions++;
-      case "stage_completed" -> {
+      case STAGE_RESUBMITTED -> stage(n).resubmissions++;
+      case STAGE_COMPLETED -> {
         Stage s = stage(n);
         s.completedMs = ts;
-        s.failed = n.path("failed").asBoolean(false);
+        s.failed = n.path(FAILED).asBoolean(false);
       }
-      case "task_start" -> {
-        Task t = new Task(n.path("stage_id").asInt(), n.path("task").asInt(), n.path("executor_id").asText(""),
-            n.path("host").asText(""), n.path("locality").asText(""), ts, -1, "RUNNING", "");
+      case TASK_START -> {
+        Task t = new Task(n.path(STAGE_ID).asInt(), n.path(TASK).asInt(), n.path(EXECUTOR_ID).asText(""),
+            n.path(HOST).asText(""), n.path(LOCALITY).asText(""), ts, -1, "RUNNING", "");
         inFlight.put(attemptKey(n), t);
         if (!t.executorId().isEmpty()) {
           executors.computeIfAbsent(t.executorId(), Executor::new).running.put(attemptKey(n), t);
         }
       }
-      case "task_end" -> {
-        long duration = Math.max(0, n.path("duration_ms").asLong());
+      case TASK_END -> {
+        long duration = Math.max(0, n.path(DURATION_MS).asLong());
         Task started = inFlight.remove(attemptKey(n));
         if (started != null && executors.containsKey(started.executorId())) {
           executors.get(started.executorId()).running.remove(attemptKey(n));
         }
-        Task t = new Task(n.path("stage_id").asInt(), n.path("task").asInt(), n.path("executor_id").asText(""),
-            n.path("host").asText(""), n.path("locality").asText(""), ts - duration, ts, n.path("status").asText(""),
-            n.path("error").asText(""));
+        Task t = new Task(n.path(STAGE_ID).asInt(), n.path(TASK).asInt(), n.path(EXECUTOR_ID).asText(""),
+            n.path(HOST).asText(""), n.path(LOCALITY).asText(""), ts - duration, ts, n.path(STATUS).asText(""),
+            n.path(ERROR).asText(""));
         tasks.add(t);
         if (!t.executorId().isEmpty()) {
           executors.computeIfAbsent(t.executorId(), Executor::new).tasks.add(t);
         }
-        if (n.path("won_over_attempts").size() > 0) {
-          if (n.path("speculative").asBoolean(false)) {
+        if (n.path(WON_OVER_ATTEMPTS).size() > 0) {
+          if (n.path(SPECULATIVE).asBoolean(false)) {
             copiesWon++;
           } else {
             originalsWon++;
@@ -309,22 +347,22 @@ public final class RunHistory {
         }
         startMs = Math.min(startMs, t.startMs());
       }
-      case "fetch_failed" -> fetchFailures++;
-      case "task_speculated" -> speculated++;
-      case "batch_failed" -> failedBatches.add("batch " + n.path("batch").asInt() + ": " + n.path("reason").asText(""));
-      case "node_excluded" -> nodesExcluded.merge(n.path("host").asText(""), 1, Integer::sum);
-      case "app_end" -> {
+      case FETCH_FAILURE -> fetchFailures++;
+      case TASK_SPECULATED -> speculated++;
+      case BATCH_FAILED -> failedBatches.add("batch " + n.path(BATCH).asInt() + ": " + n.path(REASON).asText(""));
+      case NODE_EXCLUDED -> nodesExcluded.merge(n.path(HOST).asText(""), 1, Integer::sum);
+      case APP_END -> {
         ended = true;
-        finalStatus = n.path("final_status").asText("");
-        diagnostics = n.path("diagnostics").asText("");
-        loggedExecutorSeconds = n.path("executor_seconds").isNumber() ? n.path("executor_seconds").asDouble() : null;
+        finalStatus = n.path(FINAL_STATUS).asText("");
+        diagnostics = n.path(DIAGNOSTICS).asText("");
+        loggedExecutorSeconds = n.path(EXECUTOR_SECONDS).isNumber() ? n.path(EXECUTOR_SECONDS).asDouble() : null;
       }
       default -> { }
     }
   }
 
   private static String attemptKey(JsonNode n) {
-    return n.path("stage_id").asInt() + "/" + n.path("task").asInt() + "/" + n.path("attempt").asInt();
+    return n.path(STAGE_ID).asInt() + "/" + n.path(TASK).asInt() + "/" + n.path(ATTEMPT).asInt();
   }
 
   /** {@code stage 3 (map)} for a stage the log submitted, else {@code stage 3}. */
@@ -341,6 +379,15 @@ public final class RunHistory {
         done, inFlight.size(), stagesDone, stages.size());
   }
 
+  /**
+   * What the log holds beyond the schema (report.events.Event): names of unknown events, and
+   * {@code event.field} for fields their event does not declare. Read past, not shown; a log of a
+   * newer release may have some, a log this release wrote has none.
+   */
+  public java.util.Set<String> beyondSchema() {
+    return java.util.Collections.unmodifiableSet(unknown);
+  }
+
   /** Failed attempts that carry an error, in the order they ended. */
   public List<Task> failedWithErrors() {
     return tasks.stream().filter(t -> t.status().equals("FAILED") && !t.error().isEmpty()).toList();
@@ -352,11 +399,11 @@ public final class RunHistory {
   }
 
   private Executor executor(JsonNode n) {
-    return executors.computeIfAbsent(n.path("executor_id").asText(""), Executor::new);
+    return executors.computeIfAbsent(n.path(EXECUTOR_ID).asText(""), Executor::new);
   }
 
   private Stage stage(JsonNode n) {
-    return stages.computeIfAbsent(n.path("stage_id").asInt(), Stage::new);
+    return stages.computeIfAbsent(n.path(STAGE_ID).asInt(), Stage::new);
   }
 
   public List<Stage> stages() {

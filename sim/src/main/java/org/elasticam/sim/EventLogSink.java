@@ -7,9 +7,9 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
+import org.elasticam.report.events.EventWriter;
 
 /**
  * The event log of a simulated run, in the AM's format (DESIGN §3): one JSON object per line with
@@ -17,13 +17,10 @@ import java.util.function.LongSupplier;
  * simulated time on a fixed epoch base, so a report tool reads a simulated run like a real one and
  * two runs give the same bytes.
  */
-interface EventLogSink {
+interface EventLogSink extends EventWriter {
 
   /** 2023-11-14T22:13:20Z: simulated time 0. Fixed, so outputs never depend on when they were made. */
   long EPOCH_BASE_MS = 1_700_000_000_000L;
-
-  /** Writes one event; {@code kv} alternates field names and values. */
-  void write(String event, Object... kv);
 
   EventLogSink NONE = (event, kv) -> {};
 
@@ -31,12 +28,7 @@ interface EventLogSink {
   static EventLogSink to(Writer out, LongSupplier simulatedNowMs) {
     ObjectMapper json = JsonMapper.builder().enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN).build();
     return (event, kv) -> {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("ts", EPOCH_BASE_MS + simulatedNowMs.getAsLong());
-      m.put("event", event);
-      for (int i = 0; i + 1 < kv.length; i += 2) {
-        m.put((String) kv[i], kv[i + 1]);
-      }
+      Map<String, Object> m = event.line(EPOCH_BASE_MS + simulatedNowMs.getAsLong(), kv);
       try {
         out.write(json.writeValueAsString(m));
         out.write('\n');

@@ -1,5 +1,12 @@
 package org.elasticam.sim;
 
+import static org.elasticam.report.events.EventFields.PENDING_TASKS;
+import static org.elasticam.report.events.EventFields.POLICY;
+import static org.elasticam.report.events.EventFields.PREVIOUS;
+import static org.elasticam.report.events.EventFields.REASON;
+import static org.elasticam.report.events.EventFields.RUNNING_TASKS;
+import static org.elasticam.report.events.EventFields.TARGET;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -7,6 +14,7 @@ import org.elasticam.allocator.dynamic.AllocationPolicy;
 import org.elasticam.allocator.dynamic.PolicyDecision;
 import org.elasticam.allocator.model.ExecutorId;
 import org.elasticam.allocator.model.LocalityHints;
+import org.elasticam.report.events.Event;
 
 /**
  * Carries a dynamic-allocation policy's decisions to the allocator, as the AM does: a new target
@@ -52,8 +60,8 @@ final class PolicyLink {
   /** The starting target (Spark's initial executors), before any stage. */
   void start(Driver driver) {
     int target = policy.target();
-    log.write("target_changed", "target", target, "previous", 0, "reason", "initial executors", "pending_tasks",
-        driver.pendingTasks(), "running_tasks", driver.runningTasks(), "policy", policy.name());
+    log.write(Event.TARGET_CHANGED, TARGET, target, PREVIOUS, 0, REASON, "initial executors", PENDING_TASKS,
+        driver.pendingTasks(), RUNNING_TASKS, driver.runningTasks(), POLICY, policy.name());
     if (allocator.requestTotalExecutors(target, LocalityHints.NONE)) {
       heartbeat.wakeUp();
     }
@@ -64,8 +72,8 @@ final class PolicyLink {
     PolicyDecision d = policy.tick(nowMs);
     LocalityHints hints = hints(d);
     if (d.targetChanged()) {
-      log.write("target_changed", "target", d.target(), "previous", d.previousTarget(), "reason", d.reason(),
-          "pending_tasks", d.pendingTasks(), "running_tasks", d.runningTasks(), "policy", policy.name());
+      log.write(Event.TARGET_CHANGED, TARGET, d.target(), PREVIOUS, d.previousTarget(), REASON, d.reason(),
+          PENDING_TASKS, d.pendingTasks(), RUNNING_TASKS, d.runningTasks(), POLICY, policy.name());
     }
     if (d.targetChanged() || !hints.equals(sentHints)) {
       sentHints = hints;

@@ -1,5 +1,12 @@
 package org.elasticam.sim;
 
+import static org.elasticam.report.events.EventFields.APP_ID;
+import static org.elasticam.report.events.EventFields.ATTEMPT;
+import static org.elasticam.report.events.EventFields.CONF;
+import static org.elasticam.report.events.EventFields.DIAGNOSTICS;
+import static org.elasticam.report.events.EventFields.EXECUTOR_SECONDS;
+import static org.elasticam.report.events.EventFields.FINAL_STATUS;
+
 import org.elasticam.report.Timeline;
 import java.io.Writer;
 import java.util.List;
@@ -11,6 +18,7 @@ import org.elasticam.allocator.dynamic.PolicySettings;
 import org.elasticam.engine.scheduling.TaskScheduler;
 import org.elasticam.conf.ExecutorKeys;
 import org.elasticam.workload.Trace;
+import org.elasticam.report.events.Event;
 
 /**
  * One policy replaying one trace: wires the real allocator, policy and task scheduler to the
@@ -96,7 +104,7 @@ final class PolicyRun {
   }
 
   private SimResult run() {
-    log.write("app_start", "app_id", "simulated-" + traceName + "-" + policyName, "attempt", 1, "conf",
+    log.write(Event.APP_START, APP_ID, "simulated-" + traceName + "-" + policyName, ATTEMPT, 1, CONF,
         config.conf().resolvedForDisplay());
     heartbeat.start();
     driver.start();
@@ -125,8 +133,8 @@ final class PolicyRun {
     makespanMs = time.now();
     allocator.releaseAll("the application finished");
     allocator.heartbeat();
-    log.write("app_end", "final_status", "SUCCEEDED", "diagnostics", "all " + workload.totalTasks() + " tasks of "
-        + workload.totalStages() + " stages succeeded", "executor_seconds",
+    log.write(Event.APP_END, FINAL_STATUS, "SUCCEEDED", DIAGNOSTICS, "all " + workload.totalTasks() + " tasks of "
+        + workload.totalStages() + " stages succeeded", EXECUTOR_SECONDS,
         SimResult.seconds(metrics.executorMs(makespanMs)));
     time.stop();
   }

@@ -1,5 +1,19 @@
 package org.elasticam.sim;
 
+import static org.elasticam.report.events.EventFields.CONTAINER_ID;
+import static org.elasticam.report.events.EventFields.COUNT;
+import static org.elasticam.report.events.EventFields.COUNTED_AS_FAILURE;
+import static org.elasticam.report.events.EventFields.EXECUTOR_ID;
+import static org.elasticam.report.events.EventFields.EXIT_STATUS;
+import static org.elasticam.report.events.EventFields.EXIT_STATUS_NAME;
+import static org.elasticam.report.events.EventFields.HOST;
+import static org.elasticam.report.events.EventFields.MATCHED;
+import static org.elasticam.report.events.EventFields.MESSAGE;
+import static org.elasticam.report.events.EventFields.NODES;
+import static org.elasticam.report.events.EventFields.RACKS;
+import static org.elasticam.report.events.EventFields.REASON;
+import static org.elasticam.report.events.EventFields.UNTIL_TS;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -18,6 +32,7 @@ import org.elasticam.allocator.plan.Action;
 import org.elasticam.allocator.plan.Action.AddAsk;
 import org.elasticam.allocator.plan.Action.CancelAsk;
 import org.elasticam.allocator.plan.Plan;
+import org.elasticam.report.events.Event;
 
 /**
  * The simulator's YarnAllocator: it applies the real {@link ExecutorAllocator}'s plans to the
@@ -174,11 +189,11 @@ final class SimAllocator {
         askedAt.put(m.container(), m.ask().sentAtMs());
       }
       metrics.allocated(m.container(), time.now());
-      log.write("container_allocated", "container_id", m.container().id(), "host", m.host(), "matched",
+      log.write(Event.CONTAINER_ALLOCATED, CONTAINER_ID, m.container().id(), HOST, m.host(), MATCHED,
           m.ask() == null ? "unneeded" : m.level().name().toLowerCase(Locale.ROOT));
     } else if (a instanceof Action.LaunchExecutor l) {
-      log.write("executor_launched", "executor_id", l.executor().toString(), "container_id", l.container().id(),
-          "host", l.host());
+      log.write(Event.EXECUTOR_LAUNCHED, EXECUTOR_ID, l.executor().toString(), CONTAINER_ID, l.container().id(),
+          HOST, l.host());
       metrics.executorLaunched();
       Long asked = askedAt.remove(l.container());
       launcher.launch(l.executor(), l.container(), l.host(), asked == null ? time.now() : asked);
@@ -187,7 +202,7 @@ final class SimAllocator {
     } else if (a instanceof Action.ContainerCompleted c) {
       completed(c);
     } else if (a instanceof Action.UpdateExclusions u) {
-      u.excludedUntilMs().forEach((host, until) -> log.write("node_excluded", "host", host, "until_ts",
+      u.excludedUntilMs().forEach((host, until) -> log.write(Event.NODE_EXCLUDED, HOST, host, UNTIL_TS,
           EventLogSink.EPOCH_BASE_MS + until));
     } else if (a instanceof Action.FailApplication f) {
       failure = failure.or(() -> Optional.of(f.diagnostics()));
@@ -198,12 +213,12 @@ final class SimAllocator {
   private void reportRequests(Map<List<String>, List<AddAsk>> added, List<CancelAsk> cancelled) {
     added.forEach((hosts, asks) -> {
       List<String> racks = asks.get(0).locality().racks();
-      log.write("containers_requested", "count", asks.size(), "nodes", hosts.isEmpty() ? null : hosts,
-          "racks", racks.isEmpty() ? null : racks);
+      log.write(Event.CONTAINERS_REQUESTED, COUNT, asks.size(), NODES, hosts.isEmpty() ? null : hosts,
+          RACKS, racks.isEmpty() ? null : racks);
       metrics.requestsAdded(asks.size());
     });
     if (!cancelled.isEmpty()) {
-      log.write("requests_cancelled", "count", cancelled.size(), "reason", cancelled.get(0).reason());
+      log.write(Event.REQUESTS_CANCELLED, COUNT, cancelled.size(), REASON, cancelled.get(0).reason());
       metrics.requestsCancelled(cancelled.size());
     }
   }
@@ -212,7 +227,7 @@ final class SimAllocator {
     rm.release(r.container());
     metrics.ended(r.container(), time.now());
     releaseReasons.putIfAbsent(r.container().id(), r.reason());
-    log.write("container_released", "container_id", r.container().id(), "reason", r.reason());
+    log.write(Event.CONTAINER_RELEASED, CONTAINER_ID, r.container().id(), REASON, r.reason());
     if (r.executor() != null) {
       metrics.executorStopped();
       launcher.stopped(r.container(), r.executor());
@@ -222,10 +237,10 @@ final class SimAllocator {
   private void completed(Action.ContainerCompleted c) {
     metrics.ended(c.container(), time.now());
     String releasedFor = releaseReasons.remove(c.container().id());
-    log.write("executor_removed", "executor_id", c.executor() == null ? null : c.executor().toString(),
-        "container_id", c.container().id(), "host", c.host(), "reason", removalReason(c, releasedFor),
-        "exit_status", c.exitStatus(), "exit_status_name", ExitStatus.name(c.exitStatus()),
-        "counted_as_failure", c.verdict().countsAsFailure(), "message", c.verdict().message());
+    log.write(Event.EXECUTOR_REMOVED, EXECUTOR_ID, c.executor() == null ? null : c.executor().toString(),
+        CONTAINER_ID, c.container().id(), HOST, c.host(), REASON, removalReason(c, releasedFor),
+        EXIT_STATUS, c.exitStatus(), EXIT_STATUS_NAME, ExitStatus.name(c.exitStatus()),
+        COUNTED_AS_FAILURE, c.verdict().countsAsFailure(), MESSAGE, c.verdict().message());
     if (releasedFor == null && c.executor() != null) {
       // Not released by us: the executor died with its container.
       metrics.executorStopped();

@@ -1,5 +1,18 @@
 package org.elasticam.sim;
 
+import static org.elasticam.report.events.EventFields.ATTEMPT;
+import static org.elasticam.report.events.EventFields.CONTAINER_ID;
+import static org.elasticam.report.events.EventFields.CORES;
+import static org.elasticam.report.events.EventFields.DURATION_MS;
+import static org.elasticam.report.events.EventFields.EXECUTOR_ID;
+import static org.elasticam.report.events.EventFields.HOST;
+import static org.elasticam.report.events.EventFields.LOCALITY;
+import static org.elasticam.report.events.EventFields.NAME;
+import static org.elasticam.report.events.EventFields.STAGE_ID;
+import static org.elasticam.report.events.EventFields.STATUS;
+import static org.elasticam.report.events.EventFields.TASK;
+import static org.elasticam.report.events.EventFields.TASKS;
+
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -12,6 +25,7 @@ import org.elasticam.allocator.dynamic.TaskInfo;
 import org.elasticam.allocator.dynamic.TaskOutcome;
 import org.elasticam.engine.scheduling.TaskAttempt;
 import org.elasticam.engine.scheduling.TaskScheduler;
+import org.elasticam.report.events.Event;
 
 /**
  * The simulated driver, shaped like the AM's: it submits the replay's stages to the real
@@ -92,7 +106,7 @@ final class SimDriver implements SimExecutors.Driver, PolicyLink.Driver {
   private void submit(Workload.Due d) {
     long now = time.now();
     scheduler.submit(d.stage(), now);
-    log.write("stage_submitted", "stage_id", d.stage().id(), "name", d.stage().name(), "tasks",
+    log.write(Event.STAGE_SUBMITTED, STAGE_ID, d.stage().id(), NAME, d.stage().name(), TASKS,
         d.stage().tasks().size());
     parallelism.submitted(d.stage().id(), d.stage().tasks().size(), now);
     policy.stageSubmitted(Workload.stageInfo(d.stage()), now);
@@ -105,7 +119,7 @@ final class SimDriver implements SimExecutors.Driver, PolicyLink.Driver {
   private void stageCompleted(int stageId, int tasks) {
     long now = time.now();
     stagesDone++;
-    log.write("stage_completed", "stage_id", stageId, "tasks", tasks);
+    log.write(Event.STAGE_COMPLETED, STAGE_ID, stageId, TASKS, tasks);
     parallelism.completed(stageId, now);
     policy.stageCompleted(stageId, 0, now);
     submitAll(workload.stageCompleted(stageId, now));
@@ -128,8 +142,8 @@ final class SimDriver implements SimExecutors.Driver, PolicyLink.Driver {
     }
     executors.put(e.id(), e);
     scheduler.executorUp(e.id(), e.host());
-    log.write("executor_registered", "executor_id", e.id(), "container_id", e.container().id(), "host", e.host(),
-        "cores", e.cores());
+    log.write(Event.EXECUTOR_REGISTERED, EXECUTOR_ID, e.id(), CONTAINER_ID, e.container().id(), HOST, e.host(),
+        CORES, e.cores());
     policy.executorAdded(e.id(), e.startLatencyMs(), time.now());
     revive();
   }
@@ -149,9 +163,9 @@ final class SimDriver implements SimExecutors.Driver, PolicyLink.Driver {
     long now = time.now();
     for (TaskAttempt a : scheduler.executorLost(executorId)) {
       parallelism.taskEnded(a.stageId());
-      log.write("task_end", "stage_id", a.stageId(), "task", a.index(), "attempt", a.attempt(), "executor_id",
-          executorId, "host", a.host(), "locality", a.locality().name(), "duration_ms", now - a.startMs(),
-          "status", "KILLED");
+      log.write(Event.TASK_END, STAGE_ID, a.stageId(), TASK, a.index(), ATTEMPT, a.attempt(), EXECUTOR_ID,
+          executorId, HOST, a.host(), LOCALITY, a.locality().name(), DURATION_MS, now - a.startMs(),
+          STATUS, "KILLED");
       policy.taskEnded(info(a), TaskOutcome.KILLED, now - a.startMs(), now);
     }
     policy.executorRemoved(executorId, now);
@@ -184,8 +198,8 @@ final class SimDriver implements SimExecutors.Driver, PolicyLink.Driver {
     lastTaskEventMs = now;
     metrics.taskStarted(e.container(), now);
     parallelism.taskStarted(a.stageId(), now);
-    log.write("task_start", "stage_id", a.stageId(), "task", a.index(), "attempt", a.attempt(), "executor_id",
-        a.executorId(), "host", a.host(), "locality", a.locality().name());
+    log.write(Event.TASK_START, STAGE_ID, a.stageId(), TASK, a.index(), ATTEMPT, a.attempt(), EXECUTOR_ID,
+        a.executorId(), HOST, a.host(), LOCALITY, a.locality().name());
     policy.taskStarted(info(a), now);
     time.after(workload.durationMs(a.stageId(), a.index()), () -> taskFinished(a, e));
   }
@@ -199,9 +213,9 @@ final class SimDriver implements SimExecutors.Driver, PolicyLink.Driver {
     lastTaskEventMs = now;
     metrics.taskEnded(e.container(), now);
     parallelism.taskEnded(a.stageId());
-    log.write("task_end", "stage_id", a.stageId(), "task", a.index(), "attempt", a.attempt(), "executor_id",
-        a.executorId(), "host", a.host(), "locality", a.locality().name(), "duration_ms", now - a.startMs(),
-        "status", "SUCCESS");
+    log.write(Event.TASK_END, STAGE_ID, a.stageId(), TASK, a.index(), ATTEMPT, a.attempt(), EXECUTOR_ID,
+        a.executorId(), HOST, a.host(), LOCALITY, a.locality().name(), DURATION_MS, now - a.startMs(),
+        STATUS, "SUCCESS");
     policy.taskEnded(info(a), TaskOutcome.SUCCESS, now - a.startMs(), now);
     end.get().stageCompleted().ifPresent(id -> stageCompleted(id, workload.tasksOf(id)));
     revive();

@@ -39,6 +39,7 @@ class HistoryOfSimulationTest {
     try (var r = Files.newBufferedReader(log)) {
       h = RunHistory.read(r);
     }
+    assertEquals(java.util.Set.of(), h.beyondSchema(), "the simulator writes the schema's events and fields only");
     Files.writeString(dir.resolve("r.html"), RunReport.html(h, log.toString()));
     assertEquals(sim.get("executor_seconds").asDouble(), h.heldSeconds(), 0.01);
     assertEquals(sim.get("peak_executors").asInt(), h.maxConcurrentExecutors());

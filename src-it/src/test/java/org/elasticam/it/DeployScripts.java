@@ -59,10 +59,12 @@ final class DeployScripts {
   }
 
   static List<JsonNode> events(Path log) throws IOException {
+    List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
     List<JsonNode> out = new ArrayList<>();
-    for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+    for (String line : lines) {
       out.add(JSON.readTree(line));
     }
+    ItCluster.holdToSchema(log.getFileName().toString(), lines);
     return out;
   }
 

@@ -1,10 +1,14 @@
 package org.elasticam.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -12,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -21,6 +26,7 @@ import org.apache.hadoop.yarn.api.records.YarnApplicationState;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.elasticam.am.client.ElasticamCli;
 import org.elasticam.embedded.EmbeddedCluster;
+import org.elasticam.report.RunHistory;
 
 /**
  * One embedded cluster for a test class, with the real distributable jar and the same Hadoop
@@ -108,13 +114,33 @@ final class ItCluster implements AutoCloseable {
     return eventLogDir.resolve(id + ".jsonl");
   }
 
-  /** The application's event log, one JSON object per line. */
+  /**
+   * The application's event log, line by line. Every IT that reads one also holds it to the schema
+   * (report.events.Event): the reader the report and the live page use finds no event and no field
+   * the schema does not declare.
+   */
   List<JsonNode> events(ApplicationId id) throws IOException {
+    List<String> lines = Files.readAllLines(eventLogDir.resolve(id + ".jsonl"));
     List<JsonNode> out = new ArrayList<>();
-    for (String line : Files.readAllLines(eventLogDir.resolve(id + ".jsonl"))) {
+    for (String line : lines) {
       out.add(JSON.readTree(line));
     }
+    holdToSchema(id.toString(), lines);
     return out;
+  }
+
+  /** Fails when the reader the report and the live page use finds anything the schema does not declare. */
+  static void holdToSchema(String app, List<String> lines) throws IOException {
+    if (lines.isEmpty()) {
+      return;
+    }
+    try {
+      RunHistory h = RunHistory.read(new BufferedReader(new StringReader(String.join("\n", lines))));
+      assertEquals(Set.of(), h.beyondSchema(),
+          "the AM wrote events or fields the event log's schema does not declare (" + app + ")");
+    } catch (RunHistory.BadEventLogException e) {
+      throw new AssertionError("the event log of " + app + " does not read: " + e.getMessage(), e);
+    }
   }
 
   /** The running application whose stage {@code stageId} completed first, while {@code job} still runs. */

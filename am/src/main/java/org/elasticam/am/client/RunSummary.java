@@ -1,5 +1,10 @@
 package org.elasticam.am.client;
 
+import static org.elasticam.report.events.EventFields.EVENT;
+import static org.elasticam.report.events.EventFields.EXECUTOR_ID;
+import static org.elasticam.report.events.EventFields.EXECUTOR_SECONDS;
+import static org.elasticam.report.events.EventFields.STATUS;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
@@ -14,6 +19,7 @@ import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.elasticam.conf.ElasticConf;
 import org.elasticam.conf.ExecutorKeys;
+import org.elasticam.report.events.Event;
 
 /** A finished run's figures, read back from its event log. */
 public record RunSummary(Path eventLog, int tasksSucceeded, int taskAttempts, int executorsUsed,
@@ -42,14 +48,18 @@ public record RunSummary(Path eventLog, int tasksSucceeded, int taskAttempts, in
     try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(file), StandardCharsets.UTF_8))) {
       for (String line = r.readLine(); line != null; line = r.readLine()) {
         JsonNode n = JSON.readTree(line);
-        switch (n.path("event").asText()) {
-          case "task_end" -> {
+        Event event = Event.byName(n.path(EVENT).asText());
+        if (event == null) {
+          continue; // written by a newer release: not what this reads
+        }
+        switch (event) {
+          case TASK_END -> {
             attempts++;
-            ok += "SUCCESS".equals(n.path("status").asText()) ? 1 : 0;
+            ok += "SUCCESS".equals(n.path(STATUS).asText()) ? 1 : 0;
           }
-          case "executor_registered" -> executors.add(n.path("executor_id").asText());
-          case "app_end" -> {
-            seconds = n.path("executor_seconds").asDouble();
+          case EXECUTOR_REGISTERED -> executors.add(n.path(EXECUTOR_ID).asText());
+          case APP_END -> {
+            seconds = n.path(EXECUTOR_SECONDS).asDouble();
             complete = true;
           }
           default -> { }

@@ -1,5 +1,48 @@
 package org.elasticam.am.driver;
 
+import static org.elasticam.report.events.EventFields.ATTEMPT;
+import static org.elasticam.report.events.EventFields.CONTAINER_ID;
+import static org.elasticam.report.events.EventFields.CORES;
+import static org.elasticam.report.events.EventFields.DURATION_MS;
+import static org.elasticam.report.events.EventFields.ERROR;
+import static org.elasticam.report.events.EventFields.EXECUTOR_ID;
+import static org.elasticam.report.events.EventFields.FAILURES;
+import static org.elasticam.report.events.EventFields.FETCH_FAILED;
+import static org.elasticam.report.events.EventFields.FROM_EXECUTOR;
+import static org.elasticam.report.events.EventFields.HOST;
+import static org.elasticam.report.events.EventFields.JAVA_HOME;
+import static org.elasticam.report.events.EventFields.JAVA_VERSION;
+import static org.elasticam.report.events.EventFields.LOCALITY;
+import static org.elasticam.report.events.EventFields.MAPS;
+import static org.elasticam.report.events.EventFields.MESSAGE;
+import static org.elasticam.report.events.EventFields.NAME;
+import static org.elasticam.report.events.EventFields.PENDING_TASKS;
+import static org.elasticam.report.events.EventFields.PID;
+import static org.elasticam.report.events.EventFields.POLICY;
+import static org.elasticam.report.events.EventFields.PREVIOUS;
+import static org.elasticam.report.events.EventFields.REASON;
+import static org.elasticam.report.events.EventFields.REATTACHED;
+import static org.elasticam.report.events.EventFields.RECOMPUTED;
+import static org.elasticam.report.events.EventFields.RECOMPUTED_STAGE;
+import static org.elasticam.report.events.EventFields.RECOVERED;
+import static org.elasticam.report.events.EventFields.RUNNING_TASKS;
+import static org.elasticam.report.events.EventFields.RUN_MS;
+import static org.elasticam.report.events.EventFields.SERVERS;
+import static org.elasticam.report.events.EventFields.SHUFFLE_ID;
+import static org.elasticam.report.events.EventFields.SHUFFLE_OUTPUT;
+import static org.elasticam.report.events.EventFields.SPECULATIVE;
+import static org.elasticam.report.events.EventFields.STAGE_ID;
+import static org.elasticam.report.events.EventFields.START;
+import static org.elasticam.report.events.EventFields.STATUS;
+import static org.elasticam.report.events.EventFields.SUPERSEDED;
+import static org.elasticam.report.events.EventFields.TARGET;
+import static org.elasticam.report.events.EventFields.TASK;
+import static org.elasticam.report.events.EventFields.TASKS;
+import static org.elasticam.report.events.EventFields.THRESHOLD_MS;
+import static org.elasticam.report.events.EventFields.UNTIL_TS;
+import static org.elasticam.report.events.EventFields.WAITING_STAGE;
+import static org.elasticam.report.events.EventFields.WON_OVER_ATTEMPTS;
+
 import io.grpc.Status;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -35,6 +78,7 @@ import org.elasticam.rpc.proto.TaskUpdate;
 import org.elasticam.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.elasticam.report.events.Event;
 
 /**
  * The job engine: submits the plan's stages, accepts executors we launched, hands their free slots
@@ -180,9 +224,9 @@ public final class Driver implements DriverService.SessionHandler {
     initialExecutors = target;
     // A later attempt's survivors re-attach to work already spread over them.
     schedulingStarted = recovery != null;
-    events.write("target_changed", "target", target, "previous", 0, "reason", policyName.equals("static")
-        ? "static allocation (executor.instances)" : "initial executors", "pending_tasks", 0, "running_tasks", 0,
-        "policy", policyName);
+    events.write(Event.TARGET_CHANGED, TARGET, target, PREVIOUS, 0, REASON, policyName.equals("static")
+        ? "static allocation (executor.instances)" : "initial executors", PENDING_TASKS, 0, RUNNING_TASKS, 0,
+        POLICY, policyName);
     if (recovery != null) {
       loop.schedule(recovery.reregisterTimeout(), this::giveUpOnSurvivors);
     }
@@ -244,7 +288,7 @@ public final class Driver implements DriverService.SessionHandler {
       stagesDone++;
       skipped++;
       recoveredTasks += stage.tasks().size();
-      events.write("stage_completed", "stage_id", stage.id(), "recovered", true);
+      events.write(Event.STAGE_COMPLETED, STAGE_ID, stage.id(), RECOVERED, true);
       // A pause the plan keeps after this stage runs from when it really completed.
       walk.addAll(plan.stageCompleted(stage.id(), j.getCompletedAtMs() > 0 ? j.getCompletedAtMs() : now));
     }
@@ -397,8 +441,8 @@ public final class Driver implements DriverService.SessionHandler {
     if (d.targetChanged()) {
       target = d.target();
       LOG.info("Executor target {} -> {}: {}", d.previousTarget(), d.target(), d.reason());
-      events.write("target_changed", "target", d.target(), "previous", d.previousTarget(), "reason", d.reason(),
-          "pending_tasks", scheduler.pendingTasks(), "running_tasks", scheduler.runningTasks(), "policy", policy);
+      events.write(Event.TARGET_CHANGED, TARGET, d.target(), PREVIOUS, d.previousTarget(), REASON, d.reason(),
+          PENDING_TASKS, scheduler.pendingTasks(), RUNNING_TASKS, scheduler.runningTasks(), POLICY, policy);
     }
     syncTarget();
     for (String id : d.remove()) {
@@ -424,8 +468,8 @@ public final class Driver implements DriverService.SessionHandler {
       target = d.target();
       LOG.info("Executor target {} -> {}: {} ({} pending, {} running tasks)", d.previousTarget(), d.target(),
           d.reason(), d.pendingTasks(), d.runningTasks());
-      events.write("target_changed", "target", d.target(), "previous", d.previousTarget(), "reason", d.reason(),
-          "pending_tasks", d.pendingTasks(), "running_tasks", d.runningTasks(), "policy", dynamic.name());
+      events.write(Event.TARGET_CHANGED, TARGET, d.target(), PREVIOUS, d.previousTarget(), REASON, d.reason(),
+          PENDING_TASKS, d.pendingTasks(), RUNNING_TASKS, d.runningTasks(), POLICY, dynamic.name());
     }
     syncTarget();
     for (String id : d.remove()) {
@@ -478,8 +522,8 @@ public final class Driver implements DriverService.SessionHandler {
       dynamic.stageSubmitted(stage, clock.nowMs());
     }
     LOG.info("Submitting stage {} ({}) with {} tasks", stage.id(), stage.name(), stage.tasks().size());
-    events.write("stage_submitted", "stage_id", stage.id(), "name", stage.name(),
-        "tasks", stage.tasks().size());
+    events.write(Event.STAGE_SUBMITTED, STAGE_ID, stage.id(), NAME, stage.name(),
+        TASKS, stage.tasks().size());
     for (int p : shuffleParents(stage)) {
       List<Integer> missing = mapOutputs.missing(p);
       if (!missing.isEmpty()) {
@@ -509,14 +553,14 @@ public final class Driver implements DriverService.SessionHandler {
     rerunning.add(shuffleId);
     LOG.info("Re-running {} map task(s) {} of stage {}: their shuffle output is lost ({}); stage {} waits",
         maps.size(), abbreviate(maps), shuffleId, why, reader);
-    events.write("stage_resubmitted", "stage_id", shuffleId, "tasks", maps, "reason", why, "waiting_stage", reader);
+    events.write(Event.STAGE_RESUBMITTED, STAGE_ID, shuffleId, TASKS, maps, REASON, why, WAITING_STAGE, reader);
   }
 
   private void fetchFailed(TaskAttempt a, org.elasticam.rpc.proto.FetchFailure f) {
     int failures = fetchFailures.merge(a.stageId(), 1, Integer::sum);
-    events.write("fetch_failed", "stage_id", a.stageId(), "task", a.index(), "attempt", a.attempt(),
-        "shuffle_id", f.getShuffleId(), "from_executor", f.getExecutorId(), "maps", f.getMapIdsList(),
-        "message", f.getMessage());
+    events.write(Event.FETCH_FAILURE, STAGE_ID, a.stageId(), TASK, a.index(), ATTEMPT, a.attempt(),
+        SHUFFLE_ID, f.getShuffleId(), FROM_EXECUTOR, f.getExecutorId(), MAPS, f.getMapIdsList(),
+        MESSAGE, f.getMessage());
     LOG.warn("Task {} of stage {} could not fetch its input ({} fetch failures in this stage): {}", a.index(),
         a.stageId(), failures, f.getMessage());
     if (failures > MAX_FETCH_FAILURES_PER_STAGE) {
@@ -552,7 +596,7 @@ public final class Driver implements DriverService.SessionHandler {
         waitingForInput.remove(reader);
         scheduler.resume(reader, clock.nowMs());
         LOG.info("Stage {} resumes: the lost output of stage {} was recomputed", reader, shuffleId);
-        events.write("stage_resumed", "stage_id", reader, "recomputed_stage", shuffleId);
+        events.write(Event.STAGE_RESUMED, STAGE_ID, reader, RECOMPUTED_STAGE, shuffleId);
       }
     }
   }
@@ -573,8 +617,8 @@ public final class Driver implements DriverService.SessionHandler {
       LOG.info("Excluding {} until {}: {} tasks failed there (elasticam.excludeOnFailure.maxFailedTasksPerNode);"
           + " no task runs there and YARN is asked for no container there", x.host(),
           java.time.Instant.ofEpochMilli(x.untilMs()), x.failures());
-      events.write("node_excluded", "host", x.host(), "until_ts", x.untilMs(), "reason", "task_failures",
-          "failures", x.failures());
+      events.write(Event.NODE_EXCLUDED, HOST, x.host(), UNTIL_TS, x.untilMs(), REASON, "task_failures",
+          FAILURES, x.failures());
       syncTarget();
     });
   }
@@ -664,9 +708,9 @@ public final class Driver implements DriverService.SessionHandler {
     } else {
       LOG.info("Executor {} registered from {} ({}, {} cores)", id, r.getHost(), r.getContainerId(), r.getCores());
     }
-    events.write("executor_registered", "executor_id", id, "container_id", r.getContainerId(), "host", r.getHost(),
-        "cores", r.getCores(), "pid", r.getPid(), "reattached", survivor, "java_version", r.getJavaVersion(),
-        "java_home", r.getJavaHome(), "start", startPhases(r));
+    events.write(Event.EXECUTOR_REGISTERED, EXECUTOR_ID, id, CONTAINER_ID, r.getContainerId(), HOST, r.getHost(),
+        CORES, r.getCores(), PID, r.getPid(), REATTACHED, survivor, JAVA_VERSION, r.getJavaVersion(),
+        JAVA_HOME, r.getJavaHome(), START, startPhases(r));
     revive();
   }
 
@@ -776,7 +820,7 @@ public final class Driver implements DriverService.SessionHandler {
       }
       String why = "its node " + host + " is being decommissioned: copied by running the maps elsewhere first";
       LOG.info("Re-running {} map task(s) {} of stage {}: {}", maps.size(), abbreviate(maps), shuffle, why);
-      events.write("stage_resubmitted", "stage_id", shuffle, "tasks", maps, "reason", why, "waiting_stage", null);
+      events.write(Event.STAGE_RESUBMITTED, STAGE_ID, shuffle, TASKS, maps, REASON, why, WAITING_STAGE, null);
     });
     syncTarget();
     revive();
@@ -792,7 +836,7 @@ public final class Driver implements DriverService.SessionHandler {
         LOG.info("Executor {} stays: its node {} was recommissioned", s.executorId, host);
       }
     }
-    events.write("node_recommissioned", "host", host);
+    events.write(Event.NODE_RECOMMISSIONED, HOST, host);
     revive();
   }
 
@@ -925,9 +969,9 @@ public final class Driver implements DriverService.SessionHandler {
       if (dynamic != null) {
         dynamic.taskStarted(a, clock.nowMs());
       }
-      events.write("task_start", "stage_id", a.stageId(), "task", a.index(), "attempt", a.attempt(),
-          "executor_id", a.executorId(), "host", a.host(), "locality", a.locality().name(),
-          "speculative", a.speculative());
+      events.write(Event.TASK_START, STAGE_ID, a.stageId(), TASK, a.index(), ATTEMPT, a.attempt(),
+          EXECUTOR_ID, a.executorId(), HOST, a.host(), LOCALITY, a.locality().name(),
+          SPECULATIVE, a.speculative());
       LaunchTask.Builder launch = LaunchTask.newBuilder().setTaskId(a.taskId()).setStageId(a.stageId())
           .setPartition(a.index()).setAttempt(a.attempt()).setTaskClass(a.taskClass()).putAllParams(a.params());
       if (streaming != null) {
@@ -973,8 +1017,8 @@ public final class Driver implements DriverService.SessionHandler {
       LOG.info("Task {} of stage {} (attempt {} on {}) has run {} ms, over its stage's {} ms"
           + " (elasticam.speculation.multiplier x the median of its finished tasks): a copy runs on another host",
           a.index(), a.stageId(), a.attempt(), a.host(), slow.runMs(), slow.thresholdMs());
-      events.write("task_speculated", "stage_id", a.stageId(), "task", a.index(), "attempt", a.attempt(),
-          "executor_id", a.executorId(), "run_ms", slow.runMs(), "threshold_ms", slow.thresholdMs());
+      events.write(Event.TASK_SPECULATED, STAGE_ID, a.stageId(), TASK, a.index(), ATTEMPT, a.attempt(),
+          EXECUTOR_ID, a.executorId(), RUN_MS, slow.runMs(), THRESHOLD_MS, slow.thresholdMs());
       if (dynamic != null) {
         dynamic.speculativeTaskSubmitted(a, now);
       }
@@ -1027,15 +1071,15 @@ public final class Driver implements DriverService.SessionHandler {
       // shuffle tracking and no service, it stays for elasticam.dynamicAllocation.shuffleTracking.timeout.
       String shuffle = mapOutputs.holdsUnservedOutput(a.executorId()) ? "held by the executor"
           : mapOutputs.wroteServedOutput(a.executorId()) ? "served by the shuffle service" : "none";
-      events.write("executor_idle", "executor_id", a.executorId(), "shuffle_output", shuffle);
+      events.write(Event.EXECUTOR_IDLE, EXECUTOR_ID, a.executorId(), SHUFFLE_OUTPUT, shuffle);
     }
     String status = ok ? "SUCCESS" : fetchFailed ? "FAILED" : killed ? "KILLED" : "FAILED";
-    List<Object> fields = new ArrayList<>(List.of("stage_id", a.stageId(), "task", a.index(), "attempt", a.attempt(),
-        "executor_id", a.executorId(), "host", a.host(), "locality", a.locality().name(),
-        "duration_ms", clock.nowMs() - a.startMs(), "status", status, "fetch_failed", fetchFailed,
-        "speculative", a.speculative()));
+    List<Object> fields = new ArrayList<>(List.of(STAGE_ID, a.stageId(), TASK, a.index(), ATTEMPT, a.attempt(),
+        EXECUTOR_ID, a.executorId(), HOST, a.host(), LOCALITY, a.locality().name(),
+        DURATION_MS, clock.nowMs() - a.startMs(), STATUS, status, FETCH_FAILED, fetchFailed,
+        SPECULATIVE, a.speculative()));
     if (!end.get().redundant().isEmpty()) {
-      fields.addAll(List.of("won_over_attempts", end.get().redundant().stream().map(TaskAttempt::attempt).toList()));
+      fields.addAll(List.of(WON_OVER_ATTEMPTS, end.get().redundant().stream().map(TaskAttempt::attempt).toList()));
     }
     if (status.equals("FAILED") && !fetchFailed) {
       taskFailedOn(a);
@@ -1044,9 +1088,9 @@ public final class Driver implements DriverService.SessionHandler {
       String error = TaskErrors.summary(u.getError());
       LOG.info("Task {} of stage {} attempt {} failed on executor {}: {}", a.index(), a.stageId(), a.attempt(),
           a.executorId(), error);
-      fields.addAll(List.of("error", error));
+      fields.addAll(List.of(ERROR, error));
     }
-    events.write("task_end", fields.toArray());
+    events.write(Event.TASK_END, fields.toArray());
     if (end.get().jobFailure().isPresent()) {
       if (streaming != null && streaming.stageFailed(a.stageId(), end.get().jobFailure().get())) {
         revive();
@@ -1079,10 +1123,10 @@ public final class Driver implements DriverService.SessionHandler {
     if (dynamic != null) {
       dynamic.taskEnded(a, false, true, clock.nowMs());
     }
-    events.write("task_end", "stage_id", a.stageId(), "task", a.index(), "attempt", a.attempt(),
-        "executor_id", a.executorId(), "host", a.host(), "locality", a.locality().name(),
-        "duration_ms", clock.nowMs() - a.startMs(), "status", ok ? "SUCCESS" : "KILLED", "fetch_failed", false,
-        "speculative", a.speculative(), "superseded", true);
+    events.write(Event.TASK_END, STAGE_ID, a.stageId(), TASK, a.index(), ATTEMPT, a.attempt(),
+        EXECUTOR_ID, a.executorId(), HOST, a.host(), LOCALITY, a.locality().name(),
+        DURATION_MS, clock.nowMs() - a.startMs(), STATUS, ok ? "SUCCESS" : "KILLED", FETCH_FAILED, false,
+        SPECULATIVE, a.speculative(), SUPERSEDED, true);
     LOG.info("Attempt {} of task {} of stage {} on executor {} ended ({}) after another attempt of it succeeded",
         a.attempt(), a.index(), a.stageId(), a.executorId(), u.getState());
     retireIfIdle(a.executorId());
@@ -1098,7 +1142,7 @@ public final class Driver implements DriverService.SessionHandler {
     }
     if (rerunning.remove(stageId)) {
       LOG.info("Stage {} recomputed its lost output", stageId);
-      events.write("stage_completed", "stage_id", stageId, "recomputed", true);
+      events.write(Event.STAGE_COMPLETED, STAGE_ID, stageId, RECOMPUTED, true);
       inputRecomputed(stageId);
       return;
     }
@@ -1114,7 +1158,7 @@ public final class Driver implements DriverService.SessionHandler {
         cleanShuffle(p, "every stage that reads it completed");
       }
     }
-    events.write("stage_completed", "stage_id", stageId);
+    events.write(Event.STAGE_COMPLETED, STAGE_ID, stageId);
     if (streaming != null) {
       LOG.info("Stage {} completed", stageId);
       streaming.stageCompleted(stageId);
@@ -1150,7 +1194,7 @@ public final class Driver implements DriverService.SessionHandler {
       }
     }
     LOG.info("Deleting the files of shuffle {} on {} server(s): {}", shuffleId, servers.size(), why);
-    events.write("shuffle_removed", "shuffle_id", shuffleId, "servers", servers.size(), "reason", why);
+    events.write(Event.SHUFFLE_REMOVED, SHUFFLE_ID, shuffleId, SERVERS, servers.size(), REASON, why);
     shuffleCleaner.remove(shuffleId, servers);
   }
 

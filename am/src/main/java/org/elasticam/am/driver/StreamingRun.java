@@ -1,5 +1,15 @@
 package org.elasticam.am.driver;
 
+import static org.elasticam.report.events.EventFields.BATCH;
+import static org.elasticam.report.events.EventFields.DURATION_MS;
+import static org.elasticam.report.events.EventFields.EXECUTORS;
+import static org.elasticam.report.events.EventFields.FAILED_IN_A_ROW;
+import static org.elasticam.report.events.EventFields.PROCESSING_MS;
+import static org.elasticam.report.events.EventFields.REASON;
+import static org.elasticam.report.events.EventFields.RECORDS;
+import static org.elasticam.report.events.EventFields.SCHEDULING_DELAY_MS;
+import static org.elasticam.report.events.EventFields.STAGES;
+
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -15,6 +25,7 @@ import org.elasticam.api.Stage;
 import org.elasticam.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.elasticam.report.events.Event;
 
 /**
  * Runs a streaming job's micro-batches one at a time, in order: batch {@code i} is due at the end
@@ -148,8 +159,8 @@ final class StreamingRun {
     stages.forEach(s -> stagesLeft.add(s.id()));
     batchStageIds = stages.stream().map(Stage::id).toList();
     tasksInBatches += stages.stream().mapToInt(s -> s.tasks().size()).sum();
-    events.write("batch_submitted", "batch", b, "records", plan.records(b), "executors", executorsAtStart,
-        "stages", stages.size(), "scheduling_delay_ms", submittedMs - due);
+    events.write(Event.BATCH_SUBMITTED, BATCH, b, RECORDS, plan.records(b), EXECUTORS, executorsAtStart,
+        STAGES, stages.size(), SCHEDULING_DELAY_MS, submittedMs - due);
     submit(batchStages.start(now));
   }
 
@@ -189,8 +200,8 @@ final class StreamingRun {
     boolean giveUp = failedInARow > maxConsecutiveFailedBatches;
     LOG.warn("Batch {} failed and is abandoned ({} in a row; elasticam.streaming.maxConsecutiveFailedBatches={}){}: {}",
         batch, failedInARow, maxConsecutiveFailedBatches, giveUp ? "; the job ends" : "; the stream goes on", why);
-    events.write("batch_failed", "batch", batch, "reason", why, "failed_in_a_row", failedInARow,
-        "processing_ms", now - submittedMs, "records", plan.records(batch));
+    events.write(Event.BATCH_FAILED, BATCH, batch, REASON, why, FAILED_IN_A_ROW, failedInARow,
+        PROCESSING_MS, now - submittedMs, RECORDS, plan.records(batch));
     host.abandonStages(List.copyOf(stagesLeft));
     stagesLeft.clear();
     host.forgetStages(batchStageIds);
@@ -214,8 +225,8 @@ final class StreamingRun {
     batchesDone++;
     LOG.info("Batch {} done: processing {} ms of a {} ms interval, scheduling delay {} ms, {} records, {} executors",
         batch, last.processingMs(), plan.batchMs(), last.schedulingDelayMs(), last.records(), last.executors());
-    events.write("batch_completed", "batch", batch, "processing_ms", last.processingMs(), "scheduling_delay_ms",
-        last.schedulingDelayMs(), "duration_ms", plan.batchMs(), "records", last.records(), "executors",
+    events.write(Event.BATCH_COMPLETED, BATCH, batch, PROCESSING_MS, last.processingMs(), SCHEDULING_DELAY_MS,
+        last.schedulingDelayMs(), DURATION_MS, plan.batchMs(), RECORDS, last.records(), EXECUTORS,
         last.executors());
     if (policy != null) {
       policy.batchCompleted(last, now);

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -14,6 +13,9 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.elasticam.report.events.Event;
+import org.elasticam.report.events.EventFields;
+import org.elasticam.report.events.EventWriter;
 import org.elasticam.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * line being written. Writing is best-effort: a failing event log is logged once and never fails
  * the application. Event-loop thread only.
  */
-public final class EventLog implements AutoCloseable {
+public final class EventLog implements EventWriter, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(EventLog.class);
   /** About 20 MiB of lines at most: a run with hundreds of thousands of tasks keeps its first. */
@@ -146,15 +148,10 @@ public final class EventLog implements AutoCloseable {
     return retained.size() >= RETAINED_LINES;
   }
 
-  /** Writes one event; {@code kv} alternates field names and values. */
-  public void write(String event, Object... kv) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("ts", clock.nowMs());
-    m.put("event", event);
-    for (int i = 0; i + 1 < kv.length; i += 2) {
-      m.put((String) kv[i], kv[i + 1]);
-    }
-    writeLine(m);
+  /** Writes one event; {@code kv} alternates field names (from {@link EventFields}) and values. */
+  @Override
+  public void write(Event event, Object... kv) {
+    writeLine(event.line(clock.nowMs(), kv));
   }
 
   private void writeLine(Map<String, Object> m) {

@@ -1,5 +1,8 @@
 package org.elasticam.am.status;
 
+import static org.elasticam.report.events.EventFields.CONF;
+import static org.elasticam.report.events.EventFields.EVENT;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -19,6 +22,7 @@ import org.elasticam.report.SvgChart;
 import org.elasticam.report.Timeline;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.elasticam.report.events.Event;
 
 /**
  * What the live page answers ({@link StatusServer} serves it): {@code /}, the HTML page, and the
@@ -174,8 +178,8 @@ final class StatusPages {
   private static Object conf(List<String> lines) throws IOException {
     for (String line : lines) {
       var n = JSON.readTree(line);
-      if ("app_start".equals(n.path("event").asText())) {
-        return n.path("conf");
+      if (Event.byName(n.path(EVENT).asText()) == Event.APP_START) {
+        return n.path(CONF);
       }
     }
     return Map.of();

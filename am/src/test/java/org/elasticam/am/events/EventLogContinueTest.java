@@ -24,13 +24,13 @@ class EventLogContinueTest {
     org.apache.hadoop.fs.Path d = new org.apache.hadoop.fs.Path(dir.toUri());
     ManualClock clock = new ManualClock(1_000);
     try (EventLog first = EventLog.create(fs, d, "application_1_0001", clock)) {
-      first.write("app_start", "attempt", 1);
+      first.write(org.elasticam.report.events.Event.APP_START, org.elasticam.report.events.EventFields.ATTEMPT, 1);
     }
     Path file = dir.resolve("application_1_0001.jsonl");
     // The first attempt died in the middle of a line.
     Files.writeString(file, "{\"ts\":1000,\"event\":\"task_e", java.nio.file.StandardOpenOption.APPEND);
     try (EventLog second = EventLog.continueOrCreate(fs, d, "application_1_0001", clock)) {
-      second.write("app_start", "attempt", 2);
+      second.write(org.elasticam.report.events.Event.APP_START, org.elasticam.report.events.EventFields.ATTEMPT, 2);
     }
     List<String> lines = Files.readAllLines(file);
     assertEquals(3, lines.size(), lines.toString());
@@ -44,7 +44,7 @@ class EventLogContinueTest {
     FileSystem fs = FileSystem.getLocal(new Configuration());
     try (EventLog log = EventLog.continueOrCreate(fs, new org.apache.hadoop.fs.Path(dir.toUri()), "app_2",
         new ManualClock(0))) {
-      log.write("app_start", "attempt", 2);
+      log.write(org.elasticam.report.events.Event.APP_START, org.elasticam.report.events.EventFields.ATTEMPT, 2);
     }
     assertEquals(1, Files.readAllLines(dir.resolve("app_2.jsonl")).size());
   }

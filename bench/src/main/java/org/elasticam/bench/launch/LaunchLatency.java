@@ -1,5 +1,10 @@
 package org.elasticam.bench.launch;
 
+import static org.elasticam.report.events.EventFields.AM_HEAP_MB;
+import static org.elasticam.report.events.EventFields.EVENT;
+import static org.elasticam.report.events.EventFields.START;
+import static org.elasticam.report.events.EventFields.TS;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
@@ -14,6 +19,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.elasticam.am.client.ElasticamCli;
 import org.elasticam.embedded.EmbeddedCluster;
+import org.elasticam.report.events.Event;
 
 /**
  * How long from the AM's registration until its first and its last executor registered, for N = 1, 4
@@ -49,9 +55,9 @@ public final class LaunchLatency {
         report(n, "ElasticAM executors, the node's start-up archive", runs,
             () -> ours(c, work, n, n, 20_000, true).run());
       }
-      JsonNode end = last(ours(c, work, 16, 10_000, 0, true).events(), "app_end");
+      JsonNode end = last(ours(c, work, 16, 10_000, 0, true).events(), Event.APP_END);
       System.out.println();
-      System.out.println("AM live heap after 16 executors ran 10,000 tasks: " + end.path("am_heap_mb").asLong() + " MiB");
+      System.out.println("AM live heap after 16 executors ran 10,000 tasks: " + end.path(AM_HEAP_MB).asLong() + " MiB");
     }
   }
 
@@ -166,23 +172,23 @@ public final class LaunchLatency {
     @Override
     public Measured run() throws Exception {
       List<JsonNode> e = events();
-      long registered = last(e, "am_registered").path("ts").asLong();
-      List<JsonNode> regs = e.stream().filter(x -> x.path("event").asText().equals("executor_registered"))
-          .sorted(java.util.Comparator.comparingLong(x -> x.path("ts").asLong())).toList();
+      long registered = last(e, Event.AM_REGISTERED).path(TS).asLong();
+      List<JsonNode> regs = e.stream().filter(x -> x.path(EVENT).asText().equals(Event.EXECUTOR_REGISTERED.wireName()))
+          .sorted(java.util.Comparator.comparingLong(x -> x.path(TS).asLong())).toList();
       if (regs.size() < n) {
         throw new IllegalStateException("only " + regs.size() + " of " + n + " executors registered in " + log);
       }
-      List<Long> cpu = regs.stream().map(x -> x.path("start").path("register_sent").path("cpu_ms").asLong()).toList();
-      String archive = String.join(",", regs.stream().map(x -> x.path("start").path("archive").asText()).toList());
-      return new Measured(regs.get(0).path("ts").asLong() - registered,
-          regs.get(n - 1).path("ts").asLong() - registered, median(cpu), archive);
+      List<Long> cpu = regs.stream().map(x -> x.path(START).path("register_sent").path("cpu_ms").asLong()).toList();
+      String archive = String.join(",", regs.stream().map(x -> x.path(START).path("archive").asText()).toList());
+      return new Measured(regs.get(0).path(TS).asLong() - registered,
+          regs.get(n - 1).path(TS).asLong() - registered, median(cpu), archive);
     }
   }
 
-  private static JsonNode last(List<JsonNode> events, String type) {
+  private static JsonNode last(List<JsonNode> events, Event type) {
     JsonNode found = null;
     for (JsonNode e : events) {
-      if (e.path("event").asText().equals(type)) {
+      if (e.path(EVENT).asText().equals(type.wireName())) {
         found = e;
       }
     }

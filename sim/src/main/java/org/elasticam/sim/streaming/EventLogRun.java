@@ -1,5 +1,16 @@
 package org.elasticam.sim.streaming;
 
+import static org.elasticam.report.events.EventFields.BATCH;
+import static org.elasticam.report.events.EventFields.DURATION_MS;
+import static org.elasticam.report.events.EventFields.EVENT;
+import static org.elasticam.report.events.EventFields.EXECUTORS;
+import static org.elasticam.report.events.EventFields.EXECUTOR_SECONDS;
+import static org.elasticam.report.events.EventFields.POLICY;
+import static org.elasticam.report.events.EventFields.PROCESSING_MS;
+import static org.elasticam.report.events.EventFields.RECORDS;
+import static org.elasticam.report.events.EventFields.SCHEDULING_DELAY_MS;
+import static org.elasticam.report.events.EventFields.TS;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -11,6 +22,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.elasticam.allocator.streaming.BatchStats;
+import org.elasticam.report.events.Event;
 
 /**
  * A real streaming run, read back from the ApplicationMaster's event log, in the simulator's terms:
@@ -56,20 +68,24 @@ final class EventLogRun {
         } catch (IOException ex) {
           throw new StreamingArgs.UsageException(file + " line " + n + " is not JSON: not an ElasticAM event log");
         }
-        long ts = e.path("ts").asLong();
+        long ts = e.path(TS).asLong();
         firstTs = Math.min(firstTs, ts);
         lastTs = Math.max(lastTs, ts);
-        switch (e.path("event").asText()) {
-          case "batch_completed" -> batches.add(e);
-          case "target_changed" -> {
+        Event event = Event.byName(e.path(EVENT).asText());
+        if (event == null) {
+          continue; // written by a newer release: not what this reads
+        }
+        switch (event) {
+          case BATCH_COMPLETED -> batches.add(e);
+          case TARGET_CHANGED -> {
             if (policy == null) {
-              policy = e.path("policy").asText(null);
+              policy = e.path(POLICY).asText(null);
             } else {
               targetChanges++;
             }
           }
-          case "executor_launched" -> launched++;
-          case "app_end" -> executorSeconds = e.path("executor_seconds").asDouble(-1);
+          case EXECUTOR_LAUNCHED -> launched++;
+          case APP_END -> executorSeconds = e.path(EXECUTOR_SECONDS).asDouble(-1);
           default -> { }
         }
       }
@@ -79,24 +95,24 @@ final class EventLogRun {
     if (batches.isEmpty()) {
       throw new StreamingArgs.UsageException(file + " has no batch_completed events: not a streaming run");
     }
-    long batchMs = batches.get(0).path("duration_ms").asLong();
+    long batchMs = batches.get(0).path(DURATION_MS).asLong();
     if (batchMs <= 0) {
       throw new StreamingArgs.UsageException(file + ": batch_completed without a positive duration_ms");
     }
     JsonNode first = batches.get(0);
-    long firstDue = first.path("ts").asLong() - first.path("processing_ms").asLong()
-        - first.path("scheduling_delay_ms").asLong();
-    long streamStart = firstDue - (first.path("batch").asLong() + 1) * batchMs;
+    long firstDue = first.path(TS).asLong() - first.path(PROCESSING_MS).asLong()
+        - first.path(SCHEDULING_DELAY_MS).asLong();
+    long streamStart = firstDue - (first.path(BATCH).asLong() + 1) * batchMs;
     List<BatchStats> stats = new ArrayList<>();
     int peak = 0;
     for (JsonNode b : batches) {
-      long completed = b.path("ts").asLong() - streamStart;
-      long submitted = completed - b.path("processing_ms").asLong();
-      long due = submitted - b.path("scheduling_delay_ms").asLong();
-      int executors = b.path("executors").asInt();
+      long completed = b.path(TS).asLong() - streamStart;
+      long submitted = completed - b.path(PROCESSING_MS).asLong();
+      long due = submitted - b.path(SCHEDULING_DELAY_MS).asLong();
+      int executors = b.path(EXECUTORS).asInt();
       peak = Math.max(peak, executors);
       try {
-        stats.add(new BatchStats(b.path("batch").asInt(), due, submitted, completed, b.path("records").asLong(),
+        stats.add(new BatchStats(b.path(BATCH).asInt(), due, submitted, completed, b.path(RECORDS).asLong(),
             executors, false));
       } catch (IllegalArgumentException ex) {
         throw new StreamingArgs.UsageException(file + ": " + ex.getMessage());
