@@ -1,12 +1,13 @@
 package org.elasticam.conf;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 
 /**
  * Parsing and printing of durations: {@code 500ms}, {@code 60s}, {@code 2min}, {@code 1h},
- * {@code 1d}, and {@code infinite}. A bare number is read in the key's own unit (milliseconds or
+ * {@code 1d}, and {@code infinite}; with {@link #parseDecimal}, also {@code 1.5s}. A bare number is read in the key's own unit (milliseconds or
  * seconds, as Spark reads the same knob).
  */
 public final class Durations {
@@ -51,18 +52,48 @@ public final class Durations {
    * @throws IllegalArgumentException with a message fit for a user
    */
   public static Duration parse(String text, ChronoUnit bareUnit) {
+    return parse(text, bareUnit, false);
+  }
+
+  /**
+   * Parses a duration that may have a fraction, as {@code 1.5s} or {@code 0.25h}: exact, in whole
+   * nanoseconds. Configuration keys take whole numbers only (as Spark reads them); rate profiles
+   * and traces take this.
+   *
+   * @throws IllegalArgumentException with a message fit for a user
+   */
+  public static Duration parseDecimal(String text, ChronoUnit bareUnit) {
+    return parse(text, bareUnit, true);
+  }
+
+  private static Duration parse(String text, ChronoUnit bareUnit, boolean decimal) {
     String s = text.trim().toLowerCase(Locale.ROOT);
     if (s.equals("inf") || s.equals("infinite") || s.equals("infinity") || s.equals("never")) {
       return INFINITE;
     }
     int i = 0;
-    while (i < s.length() && (Character.isDigit(s.charAt(i)) || (i == 0 && s.charAt(i) == '-'))) {
+    boolean point = false;
+    while (i < s.length() && (Character.isDigit(s.charAt(i)) || (i == 0 && s.charAt(i) == '-')
+        || (decimal && !point && s.charAt(i) == '.' && i > 0 && Character.isDigit(s.charAt(i - 1))))) {
+      point |= s.charAt(i) == '.';
       i++;
     }
     String digits = s.substring(0, i);
     String unit = s.substring(i).trim();
-    if (digits.isEmpty() || digits.equals("-")) {
+    if (digits.isEmpty() || digits.equals("-") || digits.endsWith(".")) {
       throw new IllegalArgumentException("not a duration (use e.g. 500ms, 60s, 2min)");
+    }
+    ChronoUnit u = unitOf(unit, bareUnit);
+    if (point) {
+      // 1.5s or 0.25h: exact, in whole nanoseconds.
+      BigDecimal nanos = new BigDecimal(digits).multiply(BigDecimal.valueOf(u.getDuration().toNanos()));
+      if (nanos.stripTrailingZeros().scale() > 0) {
+        throw new IllegalArgumentException("not a whole number of nanoseconds");
+      }
+      if (nanos.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+        return INFINITE;
+      }
+      return Duration.ofNanos(nanos.longValueExact());
     }
     long n;
     try {
@@ -70,7 +101,6 @@ public final class Durations {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("duration too large");
     }
-    ChronoUnit u = unitOf(unit, bareUnit);
     try {
       Duration d = Duration.of(n, u);
       return isInfinite(d) ? INFINITE : d;

@@ -14,9 +14,9 @@ public final class StreamingKeys {
       .doc("Scale executors for micro-batch jobs (exclusive with batch dynamic allocation).")
       .build();
 
-  public static final ConfigKey<StreamingPolicy> POLICY =
-      key(P + "policy", ValueType.oneOf(StreamingPolicy.class))
-          .defaultValue(StreamingPolicy.MODEL)
+  public static final ConfigKey<StreamingPolicyName> POLICY =
+      key(P + "policy", ValueType.oneOf(StreamingPolicyName.class))
+          .defaultValue(StreamingPolicyName.MODEL)
           .doc("model (ours: fits processing time to executors and records; the default), rounds (greedy up,"
               + " release in rounds) or ratio (Spark DStreams).")
           .build();

@@ -45,6 +45,20 @@ class ValueParsingTest {
     assertTrue(e.getMessage().contains("duration"), e.getMessage());
   }
 
+  @ParameterizedTest
+  @CsvSource({"1.5s, 1500000000", "0.25h, 900000000000", "2.5ms, 2500000", "0.5, 500000000", "3, 3000000000"})
+  void decimalDurationsAreExact(String text, long expectedNanos) {
+    assertEquals(Duration.ofNanos(expectedNanos), Durations.parseDecimal(text, ChronoUnit.SECONDS));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"1.s", ".5s", "1.2.3s", "0.0000000001s", "1.5 parsecs"})
+  void badDecimalDurationsSayWhy(String text) {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Durations.parseDecimal(text, ChronoUnit.SECONDS));
+    assertTrue(e.getMessage().contains("duration") || e.getMessage().contains("nanoseconds"), e.getMessage());
+  }
+
   @Test
   void hugeDurationsSaturateToInfinite() {
     assertTrue(Durations.isInfinite(Durations.parse("99999999999999999d", ChronoUnit.MILLIS)));

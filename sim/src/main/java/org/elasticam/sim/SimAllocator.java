@@ -32,6 +32,7 @@ import org.elasticam.allocator.plan.Action;
 import org.elasticam.allocator.plan.Action.AddAsk;
 import org.elasticam.allocator.plan.Action.CancelAsk;
 import org.elasticam.allocator.plan.Plan;
+import org.elasticam.allocator.plan.PlanTarget;
 import org.elasticam.report.events.Event;
 
 /**
@@ -166,24 +167,23 @@ final class SimAllocator {
   // ---- applying plans ---------------------------------------------------------------------------
 
   private void apply(Plan plan) {
-    Map<List<String>, List<AddAsk>> added = new LinkedHashMap<>();
-    List<CancelAsk> cancelled = new ArrayList<>();
-    for (Action a : plan.actions()) {
-      if (a instanceof AddAsk add) {
-        rm.request(add.ask(), add.locality().hosts(), add.origin().localityFree(), time.now());
-        added.computeIfAbsent(add.locality().hosts(), k -> new ArrayList<>()).add(add);
-      } else if (a instanceof CancelAsk cancel) {
-        rm.withdraw(cancel.ask());
-        cancelled.add(cancel);
-      } else {
-        applyOther(a);
-      }
-    }
-    reportRequests(added, cancelled);
+    PlanTarget.apply(plan, onSimulatedRm);
   }
 
-  private void applyOther(Action a) {
-    if (a instanceof Action.GrantMatched m) {
+  /** Each action of a plan, done to the simulated ResourceManager and logged as the AM logs it. */
+  private final PlanTarget onSimulatedRm = new PlanTarget() {
+    @Override
+    public void addAsk(AddAsk add) {
+      rm.request(add.ask(), add.locality().hosts(), add.origin().localityFree(), time.now());
+    }
+
+    @Override
+    public void cancelAsk(CancelAsk cancel) {
+      rm.withdraw(cancel.ask());
+    }
+
+    @Override
+    public void grantMatched(Action.GrantMatched m) {
       if (m.ask() != null) {
         rm.withdraw(m.ask().id());
         askedAt.put(m.container(), m.ask().sentAtMs());
@@ -191,24 +191,48 @@ final class SimAllocator {
       metrics.allocated(m.container(), time.now());
       log.write(Event.CONTAINER_ALLOCATED, CONTAINER_ID, m.container().id(), HOST, m.host(), MATCHED,
           m.ask() == null ? "unneeded" : m.level().name().toLowerCase(Locale.ROOT));
-    } else if (a instanceof Action.LaunchExecutor l) {
+    }
+
+    @Override
+    public void launch(Action.LaunchExecutor l) {
       log.write(Event.EXECUTOR_LAUNCHED, EXECUTOR_ID, l.executor().toString(), CONTAINER_ID, l.container().id(),
           HOST, l.host());
       metrics.executorLaunched();
       Long asked = askedAt.remove(l.container());
       launcher.launch(l.executor(), l.container(), l.host(), asked == null ? time.now() : asked);
-    } else if (a instanceof Action.ReleaseContainer r) {
-      release(r);
-    } else if (a instanceof Action.ContainerCompleted c) {
-      completed(c);
-    } else if (a instanceof Action.UpdateExclusions u) {
+    }
+
+    @Override
+    public void release(Action.ReleaseContainer r) {
+      SimAllocator.this.release(r);
+    }
+
+    @Override
+    public void updateExclusions(Action.UpdateExclusions u) {
       u.excludedUntilMs().forEach((host, until) -> log.write(Event.NODE_EXCLUDED, HOST, host, UNTIL_TS,
           EventLogSink.EPOCH_BASE_MS + until));
-    } else if (a instanceof Action.FailApplication f) {
+    }
+
+    @Override
+    public void containerCompleted(Action.ContainerCompleted c) {
+      completed(c);
+    }
+
+    @Override
+    public void failApplication(Action.FailApplication f) {
       failure = failure.or(() -> Optional.of(f.diagnostics()));
     }
-    // Warn needs no action: the AM only logs it, and nothing in a simulation fails.
-  }
+
+    @Override
+    public void warn(Action.Warn w) {
+      // The AM only logs it, and nothing in a simulation fails.
+    }
+
+    @Override
+    public void requestsChanged(Map<List<String>, List<AddAsk>> added, List<CancelAsk> cancelled) {
+      reportRequests(added, cancelled);
+    }
+  };
 
   private void reportRequests(Map<List<String>, List<AddAsk>> added, List<CancelAsk> cancelled) {
     added.forEach((hosts, asks) -> {

@@ -43,7 +43,7 @@ class ModuleGraphTest {
 
   static {
     allow("conf");
-    allow("workload");
+    allow("workload", "conf");
     allow("api");
     allow("report");
     allow("rpc", "conf");

@@ -8,11 +8,9 @@ import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.apache.hadoop.security.token.Token;
-import org.apache.hadoop.security.token.TokenIdentifier;
-import org.apache.hadoop.security.token.delegation.AbstractDelegationTokenIdentifier;
 import org.apache.hadoop.yarn.client.util.YarnClientUtils;
 import org.elasticam.am.security.DelegationTokenFetch;
+import org.elasticam.am.security.DelegationTokens;
 import org.elasticam.conf.ElasticConf;
 import org.elasticam.conf.YarnKeys;
 
@@ -102,15 +100,9 @@ public final class SecureLogin {
    */
   public static Optional<Instant> tokensEndOfLife(Credentials creds) {
     Optional<Instant> first = Optional.empty();
-    for (Token<? extends TokenIdentifier> t : creds.getAllTokens()) {
-      TokenIdentifier id;
-      try {
-        id = t.decodeIdentifier();
-      } catch (IOException e) {
-        continue;
-      }
-      if (id instanceof AbstractDelegationTokenIdentifier d && d.getMaxDate() > 0) {
-        Instant end = Instant.ofEpochMilli(d.getMaxDate());
+    for (DelegationTokens t : DelegationTokens.in(creds)) {
+      if (t.id().getMaxDate() > 0) {
+        Instant end = Instant.ofEpochMilli(t.id().getMaxDate());
         if (first.isEmpty() || end.isBefore(first.get())) {
           first = Optional.of(end);
         }

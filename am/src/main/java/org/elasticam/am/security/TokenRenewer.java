@@ -99,16 +99,9 @@ public final class TokenRenewer implements AutoCloseable {
   /** Each token's life: issued when it says, expiring when renewing it says, never past its maximum. */
   private List<TokenLife> lives(Credentials creds) {
     List<TokenLife> out = new ArrayList<>();
-    for (Token<? extends TokenIdentifier> t : creds.getAllTokens()) {
-      TokenIdentifier id;
-      try {
-        id = t.decodeIdentifier();
-      } catch (IOException e) {
-        continue;
-      }
-      if (!(id instanceof AbstractDelegationTokenIdentifier d)) {
-        continue;
-      }
+    for (DelegationTokens held : DelegationTokens.in(creds)) {
+      Token<? extends TokenIdentifier> t = held.token();
+      AbstractDelegationTokenIdentifier d = held.id();
       long max = d.getMaxDate() > 0 ? d.getMaxDate() : Long.MAX_VALUE;
       long expires;
       try {

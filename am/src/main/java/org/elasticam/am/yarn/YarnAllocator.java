@@ -33,6 +33,7 @@ import org.elasticam.allocator.plan.Action;
 import org.elasticam.allocator.plan.Action.AddAsk;
 import org.elasticam.allocator.plan.Action.CancelAsk;
 import org.elasticam.allocator.plan.Plan;
+import org.elasticam.allocator.plan.PlanTarget;
 import org.elasticam.launcher.ExecutorLauncher;
 import org.elasticam.time.Clock;
 import org.slf4j.Logger;
@@ -297,34 +298,42 @@ public final class YarnAllocator {
     if (!launches.isEmpty()) {
       journal.launching(launches, core.ledger().nextExecutorId());
     }
-    Map<List<String>, List<AddAsk>> added = new LinkedHashMap<>();
-    List<CancelAsk> cancelled = new ArrayList<>();
-    for (Action a : plan.actions()) {
-      if (a instanceof AddAsk add) {
-        addRequest(add);
-        added.computeIfAbsent(add.locality().hosts(), k -> new ArrayList<>()).add(add);
-      } else if (a instanceof CancelAsk cancel) {
-        removeRequest(cancel.ask());
-        cancelled.add(cancel);
-      } else {
-        applyOther(a);
-      }
-    }
-    reportRequests(added, cancelled);
+    PlanTarget.apply(plan, onYarn);
   }
 
-  private void applyOther(Action a) {
-    if (a instanceof Action.GrantMatched m) {
+  /** Each action of a plan, done to AMRMClient and reported. */
+  private final PlanTarget onYarn = new PlanTarget() {
+    @Override
+    public void addAsk(AddAsk add) {
+      addRequest(add);
+    }
+
+    @Override
+    public void cancelAsk(CancelAsk cancel) {
+      removeRequest(cancel.ask());
+    }
+
+    @Override
+    public void grantMatched(Action.GrantMatched m) {
       if (m.ask() != null) {
         removeRequest(m.ask().id());
       }
       events.containerAllocated(m.container().id(), m.host(),
           m.ask() == null ? "unneeded" : m.level().name().toLowerCase(java.util.Locale.ROOT));
-    } else if (a instanceof Action.LaunchExecutor l) {
-      launch(l);
-    } else if (a instanceof Action.ReleaseContainer r) {
-      release(r);
-    } else if (a instanceof Action.UpdateExclusions u) {
+    }
+
+    @Override
+    public void launch(Action.LaunchExecutor l) {
+      YarnAllocator.this.launch(l);
+    }
+
+    @Override
+    public void release(Action.ReleaseContainer r) {
+      YarnAllocator.this.release(r);
+    }
+
+    @Override
+    public void updateExclusions(Action.UpdateExclusions u) {
       LOG.info("Excluding nodes {} and re-admitting {}{}", u.additions(), u.removals(),
           u.excludedUntilMs().isEmpty() ? "" : " (ours expire at " + u.excludedUntilMs() + ")");
       // AMRMClientImpl edits the lists it is given: hand it copies.
@@ -332,17 +341,31 @@ public final class YarnAllocator {
       if (!u.excludedUntilMs().isEmpty()) {
         events.nodesExcluded(u.excludedUntilMs());
       }
-    } else if (a instanceof Action.ContainerCompleted c) {
+    }
+
+    @Override
+    public void containerCompleted(Action.ContainerCompleted c) {
       completed(c);
-    } else if (a instanceof Action.FailApplication f) {
+    }
+
+    @Override
+    public void failApplication(Action.FailApplication f) {
       LOG.error("Failing the application: {}", f.diagnostics());
       failure = Optional.of(f.diagnostics());
       events.applicationFailed(f.diagnostics());
-    } else if (a instanceof Action.Warn w) {
+    }
+
+    @Override
+    public void warn(Action.Warn w) {
       LOG.warn(w.message());
       events.warning(w.message());
     }
-  }
+
+    @Override
+    public void requestsChanged(Map<List<String>, List<AddAsk>> added, List<CancelAsk> cancelled) {
+      reportRequests(added, cancelled);
+    }
+  };
 
   private void addRequest(AddAsk add) {
     boolean free = add.origin().localityFree();

@@ -6,12 +6,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalLong;
 import java.util.regex.Pattern;
+import org.elasticam.conf.Durations;
 
 /**
  * The input rate of a stream, in records per second, as a function of stream time (milliseconds
@@ -169,22 +172,20 @@ public final class RateProfile {
     if (!m.matches()) {
       throw new BadSpec(what + " '" + printable(text) + "' " + NOT_A_TIME);
     }
-    String unit = m.group(2) == null ? "s" : m.group(2);
-    double perUnit = switch (unit) {
-      case "ms" -> 1;
-      case "s" -> 1_000;
-      case "min" -> 60_000;
-      default -> 3_600_000;
-    };
-    double ms = Double.parseDouble(m.group(1)) * perUnit;
-    if (ms > MAX_TIME_MS) {
-      throw new BadSpec(what + " " + printable(text) + " is above the limit of 30 days");
-    }
-    long whole = Math.round(ms);
-    if (Math.abs(ms - whole) > 1e-6) {
+    // The grammar is this profile's own (ms, s, min, h; no sign, no "infinite"); the arithmetic is conf's.
+    Duration d;
+    try {
+      d = Durations.parseDecimal(text, ChronoUnit.SECONDS);
+    } catch (IllegalArgumentException e) {
       throw new BadSpec(what + " " + text + " is not a whole number of milliseconds");
     }
-    return whole;
+    if (d.toMillis() > MAX_TIME_MS) {
+      throw new BadSpec(what + " " + printable(text) + " is above the limit of 30 days");
+    }
+    if (d.toNanosPart() % 1_000_000 != 0) {
+      throw new BadSpec(what + " " + text + " is not a whole number of milliseconds");
+    }
+    return d.toMillis();
   }
 
   private static String notADecimal(String text) {
