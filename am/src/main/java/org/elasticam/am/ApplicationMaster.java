@@ -454,7 +454,7 @@ public final class ApplicationMaster {
           LOG.warn("Re-registered with the ResourceManager (it restarted or failed over; that heartbeat took {} ms);"
               + " requests and exclusions were sent again", tookMs);
           events.write(Event.RM_RESYNCED, ALLOCATE_MS, tookMs);
-        }));
+        }), clock);
     loop.execute(driver::start);
     hb[0].start();
     Outcome outcome = done.get();
@@ -471,7 +471,7 @@ public final class ApplicationMaster {
       allocator.releaseAll("the application is ending");
       return null;
     });
-    drainContainers(loop, allocator, amClient);
+    drainContainers(loop, allocator, amClient, clock);
     loop.call(() -> {
       amEvents.unregisteringWith(allocator.heldContainers());
       return null;
@@ -500,10 +500,11 @@ public final class ApplicationMaster {
    * Sends the releases and waits (briefly) for YARN to report the containers completed, so the
    * executors are gone before we unregister and the event log records how each one ended.
    */
-  private static void drainContainers(AmLoop loop, YarnAllocator allocator, AMRMClient<ContainerRequest> amClient) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+  private static void drainContainers(AmLoop loop, YarnAllocator allocator, AMRMClient<ContainerRequest> amClient,
+      Clock clock) {
+    long deadline = clock.nowMs() + 5_000;
     try {
-      while (System.nanoTime() < deadline) {
+      while (clock.nowMs() < deadline) {
         org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse r = amClient.allocate(1.0f);
         int held = loop.call(() -> {
           allocator.handleResponse(r);
@@ -512,7 +513,7 @@ public final class ApplicationMaster {
         if (held == 0) {
           return;
         }
-        Thread.sleep(200);
+        clock.sleep(200);
       }
       LOG.info("Unregistering with containers still held; YARN kills them");
     } catch (Exception e) {

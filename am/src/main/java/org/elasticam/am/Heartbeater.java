@@ -14,6 +14,7 @@ import org.elasticam.am.metrics.AmMetrics;
 import org.elasticam.am.driver.Outcome;
 import org.elasticam.am.loop.AmLoop;
 import org.elasticam.am.yarn.YarnAllocator;
+import org.elasticam.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,6 +44,7 @@ final class Heartbeater implements Runnable {
   private final long intervalMs;
   private final Consumer<Outcome> fail;
   private final java.util.function.LongConsumer resynced;
+  private final Clock clock;
   private int lastResponseId;
   private final Semaphore wake = new Semaphore(0);
   private volatile boolean stopped;
@@ -50,8 +52,9 @@ final class Heartbeater implements Runnable {
 
   Heartbeater(AMRMClient<ContainerRequest> client, AmLoop loop, YarnAllocator allocator, Driver driver,
       AmMetrics metrics, Duration initial, Duration interval, Consumer<Outcome> fail,
-      java.util.function.LongConsumer resynced) {
+      java.util.function.LongConsumer resynced, Clock clock) {
     this.resynced = resynced;
+    this.clock = clock;
     this.client = client;
     this.loop = loop;
     this.allocator = allocator;
@@ -120,9 +123,9 @@ final class Heartbeater implements Runnable {
           driver.tasksPending(), driver.tasksRunning());
       return driver.progress();
     });
-    long t0 = System.nanoTime();
+    long t0 = clock.nowMs();
     AllocateResponse r = client.allocate(progress);
-    long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+    long took = clock.nowMs() - t0;
     metrics.allocateTook(took);
     // AMRMClient re-registers by itself with a ResourceManager that restarted or failed over, and
     // the response ids start again: the only sign of it we get.

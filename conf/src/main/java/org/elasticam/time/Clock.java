@@ -14,6 +14,14 @@ public interface Clock {
    */
   long nowMs();
 
+  /**
+   * Waits {@code ms} milliseconds, for code that must block its own thread between tries (a manual
+   * clock moves instead of waiting). Work on the AM's event loop never blocks: it schedules.
+   */
+  default void sleep(long ms) throws InterruptedException {
+    Thread.sleep(ms);
+  }
+
   static Clock system() {
     return SystemClock.INSTANCE;
   }

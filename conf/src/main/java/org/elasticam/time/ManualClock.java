@@ -23,6 +23,12 @@ public final class ManualClock implements Clock {
     return nowMs;
   }
 
+  /** Moves the clock instead of waiting. */
+  @Override
+  public void sleep(long ms) {
+    advanceMs(Math.max(0, ms));
+  }
+
   public void advance(Duration d) {
     advanceMs(d.toMillis());
   }

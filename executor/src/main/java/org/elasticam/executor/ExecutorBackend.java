@@ -112,7 +112,7 @@ public final class ExecutorBackend {
         }
         if (reattach && !end.wasRegistered()) {
           // The new AM is up but not ready for us yet: ask again shortly, not in a tight loop.
-          Thread.sleep(REATTACH_POLL_MS);
+          clock.sleep(REATTACH_POLL_MS);
         }
         Optional<DriverEndpoint> next = awaitNewDriver(lost, deadlineMs);
         if (next.isEmpty()) {
@@ -138,7 +138,7 @@ public final class ExecutorBackend {
       } catch (IOException | IllegalArgumentException e) {
         LOG.debug("Could not read the driver endpoint file: {}", e.toString());
       }
-      Thread.sleep(REATTACH_POLL_MS);
+      clock.sleep(REATTACH_POLL_MS);
     }
     return Optional.empty();
   }

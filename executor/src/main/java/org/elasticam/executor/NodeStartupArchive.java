@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import org.elasticam.conf.StartupArchiveLayout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.elasticam.time.Clock;
 
 /**
  * This node's start-up archive, from the executor's side: whether this JVM started from it, and,
@@ -73,6 +74,9 @@ final class NodeStartupArchive {
   private final Path sourceJar;
   private final Path ownClassList;
   private final Path javaCommand;
+
+  /** Lock files' ages are read against it (their mtimes are wall-clock time, as the system clock's). */
+  private final Clock clock = Clock.system();
 
   NodeStartupArchive(State state, Path dir, Path sourceJar, Path ownClassList, Path java) {
     this.state = state;
@@ -211,7 +215,7 @@ final class NodeStartupArchive {
    * the NodeManager ended its container mid-dump — is taken over at once, and any lock after
    * {@link #STALE_LOCK}, whoever it names.
    */
-  static boolean takeLock(Path lock) throws IOException {
+  boolean takeLock(Path lock) throws IOException {
     ProcessHandle self = ProcessHandle.current();
     String holder = self.pid() + " " + self.info().startInstant().map(i -> i.toEpochMilli()).orElse(0L);
     for (int attempt = 0; attempt < 2; attempt++) {
@@ -237,8 +241,8 @@ final class NodeStartupArchive {
   }
 
   /** Why the lock's holder will never release it, or null while it may. */
-  private static String staleBecause(Path lock) throws IOException {
-    long age = System.currentTimeMillis() - Files.getLastModifiedTime(lock).toMillis();
+  private String staleBecause(Path lock) throws IOException {
+    long age = clock.nowMs() - Files.getLastModifiedTime(lock).toMillis();
     if (age >= STALE_LOCK.toMillis()) {
       return "left " + Duration.ofMillis(age).toSeconds() + " s ago";
     }
@@ -265,7 +269,7 @@ final class NodeStartupArchive {
     if (state == State.ABSENT && Files.exists(archive)) {
       return new Outcome(false, "another executor made it since this one started");
     }
-    long t0 = System.nanoTime();
+    long t0 = clock.nowMs();
     // Whatever the JVM refused goes: nobody may start from it while it is made again.
     Files.deleteIfExists(archive);
     if (state == State.REFUSED || !Files.exists(jar)) {
@@ -326,7 +330,7 @@ final class NodeStartupArchive {
     }
     pruneOlderBuilds();
     return new Outcome(true, String.format("%d MiB, %d classes listed, in %d ms", Files.size(archive) >> 20, classes,
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)));
+        clock.nowMs() - t0));
   }
 
   /** The list as the running JVM wrote it so far, without a last line it may still be writing. */
@@ -360,9 +364,9 @@ final class NodeStartupArchive {
     }
   }
 
-  private static boolean beingMade(Path buildDir) {
+  private boolean beingMade(Path buildDir) {
     try {
-      return System.currentTimeMillis() - Files.getLastModifiedTime(buildDir.resolve(LOCK)).toMillis()
+      return clock.nowMs() - Files.getLastModifiedTime(buildDir.resolve(LOCK)).toMillis()
           < STALE_LOCK.toMillis();
     } catch (IOException e) {
       return false;

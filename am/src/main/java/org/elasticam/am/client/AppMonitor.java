@@ -10,6 +10,7 @@ import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.api.records.YarnApplicationState;
 import org.apache.hadoop.yarn.client.api.YarnClient;
+import org.elasticam.time.Clock;
 
 /**
  * Follows an application to its end and shows its progress: one updating line on a terminal
@@ -26,8 +27,10 @@ public final class AppMonitor {
   private final YarnClient yarn;
   private final PrintStream out;
   private final boolean terminal;
+  private final Clock clock;
 
-  public AppMonitor(YarnClient yarn, PrintStream out, boolean terminal) {
+  public AppMonitor(YarnClient yarn, PrintStream out, boolean terminal, Clock clock) {
+    this.clock = clock;
     this.yarn = yarn;
     this.out = out;
     this.terminal = terminal;
@@ -45,7 +48,7 @@ public final class AppMonitor {
         return r;
       }
       String line = line(r);
-      long now = System.nanoTime() / 1_000_000;
+      long now = clock.nowMs();
       if (terminal) {
         out.print("\r\033[K" + line);
         out.flush();
@@ -54,7 +57,7 @@ public final class AppMonitor {
         lastPrinted = now;
       }
       last = line;
-      Thread.sleep(terminal ? 500 : 1000);
+      clock.sleep(terminal ? 500 : 1000);
     }
   }
 

@@ -287,7 +287,7 @@ public final class ElasticamCli extends Configured implements Tool {
         return OK;
       }
       Thread killer = killOnInterrupt(yarn, id);
-      ApplicationReport r = new AppMonitor(yarn, out, isTerminal()).waitForEnd(id);
+      ApplicationReport r = new AppMonitor(yarn, out, isTerminal(), org.elasticam.time.Clock.system()).waitForEnd(id);
       Runtime.getRuntime().removeShutdownHook(killer);
       report(r);
       summary(r, elastic);

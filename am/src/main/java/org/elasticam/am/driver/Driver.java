@@ -61,7 +61,6 @@ import org.elasticam.am.job.JobPlan;
 import org.elasticam.am.job.StreamingPlan;
 import org.elasticam.allocator.streaming.StreamingDecision;
 import org.elasticam.allocator.streaming.StreamingPolicy;
-import org.elasticam.am.loop.AmLoop;
 import org.elasticam.api.Stage;
 import org.elasticam.rpc.proto.CommitAnswer;
 import org.elasticam.rpc.proto.DriverMessage;
@@ -76,6 +75,7 @@ import org.elasticam.rpc.proto.Shutdown;
 import org.elasticam.rpc.proto.TaskState;
 import org.elasticam.rpc.proto.TaskUpdate;
 import org.elasticam.time.Clock;
+import org.elasticam.time.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.elasticam.report.events.Event;
@@ -100,7 +100,7 @@ public final class Driver implements DriverService.SessionHandler {
   public static final String GIVEN_BACK = "given back to the ResourceManager";
 
   private final DriverSettings settings;
-  private final AmLoop loop;
+  private final Scheduler loop;
   private final JobPlan plan;
   private final TaskScheduler scheduler;
   private final TaskFailureExclusions taskExclusions;
@@ -157,13 +157,13 @@ public final class Driver implements DriverService.SessionHandler {
   /** Stages an earlier attempt was running, by id: the tasks that succeeded there run no more. */
   private final Map<Integer, Set<Integer>> partlyDone = new java.util.HashMap<>();
 
-  public Driver(DriverSettings settings, AmLoop loop, JobPlan plan, TaskScheduler scheduler, AllocatorPort allocator,
+  public Driver(DriverSettings settings, Scheduler loop, JobPlan plan, TaskScheduler scheduler, AllocatorPort allocator,
       EventLog events, Clock clock, Consumer<Outcome> onFinish) {
     this(settings, loop, plan, scheduler, allocator, events, clock, onFinish, null);
   }
 
   /** @param policy the dynamic-allocation policy, or null for static allocation */
-  public Driver(DriverSettings settings, AmLoop loop, JobPlan plan, TaskScheduler scheduler, AllocatorPort allocator,
+  public Driver(DriverSettings settings, Scheduler loop, JobPlan plan, TaskScheduler scheduler, AllocatorPort allocator,
       EventLog events, Clock clock, Consumer<Outcome> onFinish,
       org.elasticam.allocator.dynamic.AllocationPolicy policy) {
     this(settings, loop, plan, scheduler, allocator, events, clock, onFinish, policy, null, false);
@@ -174,7 +174,7 @@ public final class Driver implements DriverService.SessionHandler {
    * @param streamingPolicy the streaming dynamic-allocation policy of a streaming job, or null
    * @param streamingDebug log every streaming decision with its inputs
    */
-  public Driver(DriverSettings settings, AmLoop loop, JobPlan plan, TaskScheduler scheduler, AllocatorPort allocator,
+  public Driver(DriverSettings settings, Scheduler loop, JobPlan plan, TaskScheduler scheduler, AllocatorPort allocator,
       EventLog events, Clock clock, Consumer<Outcome> onFinish,
       org.elasticam.allocator.dynamic.AllocationPolicy policy, StreamingPolicy streamingPolicy,
       boolean streamingDebug) {

@@ -20,9 +20,9 @@ import org.elasticam.am.events.EventLog;
 import org.elasticam.am.job.DagPlan;
 import org.elasticam.am.job.JobPlan;
 import org.elasticam.am.job.StreamingPlan;
-import org.elasticam.am.loop.AmLoop;
 import org.elasticam.api.Stage;
 import org.elasticam.time.Clock;
+import org.elasticam.time.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.elasticam.report.events.Event;
@@ -67,7 +67,7 @@ final class StreamingRun {
   private final StreamingPolicy policy;
   private final boolean debug;
   private final Host host;
-  private final AmLoop loop;
+  private final Scheduler loop;
   private final EventLog events;
   private final Clock clock;
   private long startMs;
@@ -88,7 +88,7 @@ final class StreamingRun {
   private String lastFailure;
 
   /** @param policy the streaming policy, or null when the executor count is static */
-  StreamingRun(StreamingPlan plan, StreamingPolicy policy, boolean debug, Host host, AmLoop loop, EventLog events,
+  StreamingRun(StreamingPlan plan, StreamingPolicy policy, boolean debug, Host host, Scheduler loop, EventLog events,
       Clock clock, int maxConsecutiveFailedBatches) {
     this.maxConsecutiveFailedBatches = maxConsecutiveFailedBatches;
     this.plan = plan;

@@ -105,7 +105,7 @@ public final class EventLog implements EventWriter, AutoCloseable {
     boolean closed = (Boolean) invoke(recover, fs, file);
     while (!closed && clock.nowMs() < deadline) {
       try {
-        Thread.sleep(200);
+        clock.sleep(200);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new java.io.InterruptedIOException("interrupted while recovering the lease of " + file);

@@ -10,16 +10,17 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.elasticam.time.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The AM's one event-loop thread. It owns the allocator, the driver and their state: every YARN
+ * The AM's one event-loop thread, and its {@link Scheduler}. It owns the allocator, the driver and their state: every YARN
  * response, gRPC message and timer is posted here, so none of that state needs a lock. An
  * exception escaping a task is fatal to the application: state may be half-updated, and carrying
  * on would make later decisions on a lie.
  */
-public final class AmLoop implements Executor, AutoCloseable {
+public final class AmLoop implements Executor, Scheduler, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(AmLoop.class);
 
@@ -45,12 +46,17 @@ public final class AmLoop implements Executor, AutoCloseable {
     }
   }
 
-  public ScheduledFuture<?> schedule(Duration delay, Runnable task) {
-    return thread.schedule(guarded(task), Math.max(0, delay.toMillis()), TimeUnit.MILLISECONDS);
+  @Override
+  public Cancellable schedule(Duration delay, Runnable task) {
+    ScheduledFuture<?> f = thread.schedule(guarded(task), Math.max(0, delay.toMillis()), TimeUnit.MILLISECONDS);
+    return () -> f.cancel(false);
   }
 
-  public ScheduledFuture<?> every(Duration period, Runnable task) {
-    return thread.scheduleWithFixedDelay(guarded(task), period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+  @Override
+  public Cancellable every(Duration period, Runnable task) {
+    ScheduledFuture<?> f =
+        thread.scheduleWithFixedDelay(guarded(task), period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+    return () -> f.cancel(false);
   }
 
   /** Runs {@code task} on the loop and waits for its result; for threads other than the loop. */

@@ -167,7 +167,7 @@ public final class ShuffleClient implements AutoCloseable {
         Duration wait = e.retryAfter() != null ? e.retryAfter() : settings.retryWait();
         LOG.info("The {} from {} failed ({}); retry {} of {} in {} ms", what, a, e.getMessage(), failures + 1,
             settings.maxRetries(), wait.toMillis());
-        pause(wait);
+        pause(clock, wait);
       }
     }
   }
@@ -243,9 +243,9 @@ public final class ShuffleClient implements AutoCloseable {
     return new FetchException(a + " answered " + s + ": " + text, s, retryable, head.retryAfter(), null);
   }
 
-  private static void pause(Duration d) throws FetchException {
+  private static void pause(Clock clock, Duration d) throws FetchException {
     try {
-      Thread.sleep(d.toMillis());
+      clock.sleep(d.toMillis());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new FetchException("interrupted while waiting to retry", 0, false, null, e);
