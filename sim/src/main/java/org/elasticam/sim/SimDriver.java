@@ -1,19 +1,5 @@
 package org.elasticam.sim;
 
-import static org.elasticam.report.events.EventFields.ATTEMPT;
-import static org.elasticam.report.events.EventFields.CONTAINER_ID;
-import static org.elasticam.report.events.EventFields.CORES;
-import static org.elasticam.report.events.EventFields.DURATION_MS;
-import static org.elasticam.report.events.EventFields.EXECUTOR_ID;
-import static org.elasticam.report.events.EventFields.HOST;
-import static org.elasticam.report.events.EventFields.LOCALITY;
-import static org.elasticam.report.events.EventFields.NAME;
-import static org.elasticam.report.events.EventFields.STAGE_ID;
-import static org.elasticam.report.events.EventFields.STATUS;
-import static org.elasticam.report.events.EventFields.TASK;
-import static org.elasticam.report.events.EventFields.TASKS;
-
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,11 +7,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.elasticam.allocator.dynamic.AllocationPolicy;
-import org.elasticam.allocator.dynamic.TaskInfo;
-import org.elasticam.allocator.dynamic.TaskOutcome;
+import org.elasticam.engine.allocation.AllocationFeedback;
+import org.elasticam.engine.events.JobEvents;
+import org.elasticam.engine.executors.ExecutorSlots;
 import org.elasticam.engine.scheduling.TaskAttempt;
 import org.elasticam.engine.scheduling.TaskScheduler;
-import org.elasticam.report.events.Event;
 
 /**
  * The simulated driver, shaped like the AM's: it submits the replay's stages to the real
@@ -44,12 +30,14 @@ final class SimDriver implements SimExecutors.Driver, PolicyLink.Driver {
   private final TaskScheduler scheduler;
   private final PolicyLink link;
   private final AllocationPolicy policy;
+  private final AllocationFeedback feedback;
   private final int slotsPerExecutor;
-  private final EventLogSink log;
+  private final JobEvents events;
   private final RunMetrics metrics;
   private final StageParallelism parallelism;
   private final Runnable onJobEnd;
   private final Map<String, SimExecutors.Registered> executors = new LinkedHashMap<>();
+  private final ExecutorSlots slots = new ExecutorSlots();
   private final Set<String> removing = new HashSet<>();
   private int stagesDone;
   private long lastTaskEventMs;
@@ -62,8 +50,9 @@ final class SimDriver implements SimExecutors.Driver, PolicyLink.Driver {
     this.scheduler = scheduler;
     this.link = link;
     this.policy = link.policy();
+    this.feedback = new AllocationFeedback(policy);
     this.slotsPerExecutor = slotsPerExecutor;
-    this.log = log;
+    this.events = new JobEvents(log);
     this.metrics = metrics;
     this.parallelism = parallelism;
     this.onJobEnd = onJobEnd;
@@ -106,10 +95,9 @@ final class SimDriver implements SimExecutors.Driver, PolicyLink.Driver {
   private void submit(Workload.Due d) {
     long now = time.now();
     scheduler.submit(d.stage(), now);
-    log.write(Event.STAGE_SUBMITTED, STAGE_ID, d.stage().id(), NAME, d.stage().name(), TASKS,
-        d.stage().tasks().size());
+    events.stageSubmitted(d.stage());
     parallelism.submitted(d.stage().id(), d.stage().tasks().size(), now);
-    policy.stageSubmitted(Workload.stageInfo(d.stage()), now);
+    feedback.stageSubmitted(d.stage(), now);
     if (scheduler.runningTasks() == 0) {
       lastTaskEventMs = now;
     }
@@ -119,9 +107,9 @@ final class SimDriver implements SimExecutors.Driver, PolicyLink.Driver {
   private void stageCompleted(int stageId, int tasks) {
     long now = time.now();
     stagesDone++;
-    log.write(Event.STAGE_COMPLETED, STAGE_ID, stageId, TASKS, tasks);
+    events.stageCompleted(stageId, tasks);
     parallelism.completed(stageId, now);
-    policy.stageCompleted(stageId, 0, now);
+    feedback.stageCompleted(stageId, now);
     submitAll(workload.stageCompleted(stageId, now));
     if (stagesDone == workload.totalStages()) {
       endJob();
@@ -141,10 +129,10 @@ final class SimDriver implements SimExecutors.Driver, PolicyLink.Driver {
       return;
     }
     executors.put(e.id(), e);
+    slots.add(new ExecutorSlots.Executor(e.id(), e.host(), slotsPerExecutor));
     scheduler.executorUp(e.id(), e.host());
-    log.write(Event.EXECUTOR_REGISTERED, EXECUTOR_ID, e.id(), CONTAINER_ID, e.container().id(), HOST, e.host(),
-        CORES, e.cores());
-    policy.executorAdded(e.id(), e.startLatencyMs(), time.now());
+    events.executorRegistered(e.id(), e.container().id(), e.host(), e.cores());
+    feedback.executorAdded(e.id(), e.startLatencyMs(), time.now());
     revive();
   }
 
@@ -157,18 +145,17 @@ final class SimDriver implements SimExecutors.Driver, PolicyLink.Driver {
   public void stopped(String executorId) {
     removing.remove(executorId);
     SimExecutors.Registered e = executors.remove(executorId);
+    slots.remove(executorId);
     if (e == null || ended) {
       return;
     }
     long now = time.now();
     for (TaskAttempt a : scheduler.executorLost(executorId)) {
       parallelism.taskEnded(a.stageId());
-      log.write(Event.TASK_END, STAGE_ID, a.stageId(), TASK, a.index(), ATTEMPT, a.attempt(), EXECUTOR_ID,
-          executorId, HOST, a.host(), LOCALITY, a.locality().name(), DURATION_MS, now - a.startMs(),
-          STATUS, "KILLED");
-      policy.taskEnded(info(a), TaskOutcome.KILLED, now - a.startMs(), now);
+      events.taskEnded(a, now - a.startMs(), JobEvents.Status.KILLED, false);
+      feedback.taskEnded(a, false, true, now);
     }
-    policy.executorRemoved(executorId, now);
+    feedback.executorRemoved(executorId, now);
     revive();
   }
 
@@ -178,13 +165,7 @@ final class SimDriver implements SimExecutors.Driver, PolicyLink.Driver {
     if (ended || scheduler.pendingTasks() == 0 || executors.isEmpty()) {
       return;
     }
-    List<TaskScheduler.Offer> offers = new ArrayList<>();
-    for (SimExecutors.Registered e : executors.values()) {
-      int free = slotsPerExecutor - scheduler.runningOn(e.id());
-      if (free > 0 && !removing.contains(e.id())) {
-        offers.add(new TaskScheduler.Offer(e.id(), e.host(), free));
-      }
-    }
+    List<TaskScheduler.Offer> offers = slots.offers(scheduler, removing::contains);
     if (offers.isEmpty()) {
       return;
     }
@@ -198,9 +179,8 @@ final class SimDriver implements SimExecutors.Driver, PolicyLink.Driver {
     lastTaskEventMs = now;
     metrics.taskStarted(e.container(), now);
     parallelism.taskStarted(a.stageId(), now);
-    log.write(Event.TASK_START, STAGE_ID, a.stageId(), TASK, a.index(), ATTEMPT, a.attempt(), EXECUTOR_ID,
-        a.executorId(), HOST, a.host(), LOCALITY, a.locality().name());
-    policy.taskStarted(info(a), now);
+    events.taskStarted(a);
+    feedback.taskStarted(a, now);
     time.after(workload.durationMs(a.stageId(), a.index()), () -> taskFinished(a, e));
   }
 
@@ -213,16 +193,10 @@ final class SimDriver implements SimExecutors.Driver, PolicyLink.Driver {
     lastTaskEventMs = now;
     metrics.taskEnded(e.container(), now);
     parallelism.taskEnded(a.stageId());
-    log.write(Event.TASK_END, STAGE_ID, a.stageId(), TASK, a.index(), ATTEMPT, a.attempt(), EXECUTOR_ID,
-        a.executorId(), HOST, a.host(), LOCALITY, a.locality().name(), DURATION_MS, now - a.startMs(),
-        STATUS, "SUCCESS");
-    policy.taskEnded(info(a), TaskOutcome.SUCCESS, now - a.startMs(), now);
+    events.taskEnded(a, now - a.startMs(), JobEvents.Status.SUCCESS, false);
+    feedback.taskEnded(a, true, false, now);
     end.get().stageCompleted().ifPresent(id -> stageCompleted(id, workload.tasksOf(id)));
     revive();
-  }
-
-  private static TaskInfo info(TaskAttempt a) {
-    return new TaskInfo(a.stageId(), 0, a.index(), a.executorId(), false);
   }
 
   // ---- what the run reads ----------------------------------------------------------------------

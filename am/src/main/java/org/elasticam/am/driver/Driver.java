@@ -57,6 +57,10 @@ import org.elasticam.engine.scheduling.TaskErrors;
 import org.elasticam.engine.scheduling.TaskFailureExclusions;
 import org.elasticam.engine.scheduling.TaskScheduler;
 import org.elasticam.am.events.EventLog;
+import org.elasticam.engine.allocation.AllocationFeedback;
+import org.elasticam.engine.events.JobEvents;
+import org.elasticam.engine.executors.ExecutorSlots;
+import org.elasticam.engine.lineage.MapOutputs;
 import org.elasticam.am.job.JobPlan;
 import org.elasticam.am.job.StreamingPlan;
 import org.elasticam.allocator.streaming.StreamingDecision;
@@ -108,14 +112,15 @@ public final class Driver implements DriverService.SessionHandler {
   private Set<String> exclusionsSent = Set.of();
   private final AllocatorPort allocator;
   private final EventLog events;
+  private final JobEvents jobEvents;
   private final Clock clock;
   private final Consumer<Outcome> onFinish;
   private final Map<String, ExecutorSession> executors = new LinkedHashMap<>();
   /** The newest tokens an AM with a keytab obtained, as sent; null until the first renewal. */
   private DriverMessage latestCredentials;
   private final Set<String> gone = new HashSet<>();
-  private final Map<String, Integer> slotsByExecutor = new LinkedHashMap<>();
-  private final DynamicAllocation dynamic;
+  private final ExecutorSlots slots = new ExecutorSlots();
+  private final AllocationFeedback dynamic;
   private final Set<String> draining = new HashSet<>();
   private final Map<Integer, Stage> stages = new java.util.HashMap<>();
   private final MapOutputs mapOutputs = new MapOutputs();
@@ -178,7 +183,7 @@ public final class Driver implements DriverService.SessionHandler {
       EventLog events, Clock clock, Consumer<Outcome> onFinish,
       org.elasticam.allocator.dynamic.AllocationPolicy policy, StreamingPolicy streamingPolicy,
       boolean streamingDebug) {
-    this.dynamic = policy == null ? null : new DynamicAllocation(policy);
+    this.dynamic = policy == null ? null : new AllocationFeedback(policy);
     this.streamingPolicy = streamingPolicy;
     this.streaming = plan instanceof StreamingPlan sp
         ? new StreamingRun(sp, streamingPolicy, streamingDebug, new StreamingHost(), loop, events, clock,
@@ -189,6 +194,7 @@ public final class Driver implements DriverService.SessionHandler {
     this.scheduler = scheduler;
     this.allocator = allocator;
     this.events = events;
+    this.jobEvents = new JobEvents(events);
     this.clock = clock;
     this.onFinish = onFinish;
     DriverSettings.ExcludeOnFailure x = settings.excludeOnFailure();
@@ -288,7 +294,7 @@ public final class Driver implements DriverService.SessionHandler {
       stagesDone++;
       skipped++;
       recoveredTasks += stage.tasks().size();
-      events.write(Event.STAGE_COMPLETED, STAGE_ID, stage.id(), RECOVERED, true);
+      jobEvents.stageCompleted(stage.id(), stage.tasks().size(), RECOVERED, true);
       // A pause the plan keeps after this stage runs from when it really completed.
       walk.addAll(plan.stageCompleted(stage.id(), j.getCompletedAtMs() > 0 ? j.getCompletedAtMs() : now));
     }
@@ -522,8 +528,7 @@ public final class Driver implements DriverService.SessionHandler {
       dynamic.stageSubmitted(stage, clock.nowMs());
     }
     LOG.info("Submitting stage {} ({}) with {} tasks", stage.id(), stage.name(), stage.tasks().size());
-    events.write(Event.STAGE_SUBMITTED, STAGE_ID, stage.id(), NAME, stage.name(),
-        TASKS, stage.tasks().size());
+    jobEvents.stageSubmitted(stage);
     for (int p : shuffleParents(stage)) {
       List<Integer> missing = mapOutputs.missing(p);
       if (!missing.isEmpty()) {
@@ -686,7 +691,7 @@ public final class Driver implements DriverService.SessionHandler {
     session.lastHeardMs = clock.nowMs();
     boolean survivor = awaitingReattach.remove(id);
     executors.put(id, session);
-    slotsByExecutor.put(id, session.slots);
+    slots.add(new ExecutorSlots.Executor(id, r.getHost(), session.slots));
     allocator.executorRegistered(id);
     scheduler.executorUp(id, r.getHost());
     if (dynamic != null) {
@@ -708,9 +713,8 @@ public final class Driver implements DriverService.SessionHandler {
     } else {
       LOG.info("Executor {} registered from {} ({}, {} cores)", id, r.getHost(), r.getContainerId(), r.getCores());
     }
-    events.write(Event.EXECUTOR_REGISTERED, EXECUTOR_ID, id, CONTAINER_ID, r.getContainerId(), HOST, r.getHost(),
-        CORES, r.getCores(), PID, r.getPid(), REATTACHED, survivor, JAVA_VERSION, r.getJavaVersion(),
-        JAVA_HOME, r.getJavaHome(), START, startPhases(r));
+    jobEvents.executorRegistered(id, r.getContainerId(), r.getHost(), r.getCores(), PID, r.getPid(), REATTACHED,
+        survivor, JAVA_VERSION, r.getJavaVersion(), JAVA_HOME, r.getJavaHome(), START, startPhases(r));
     revive();
   }
 
@@ -889,12 +893,14 @@ public final class Driver implements DriverService.SessionHandler {
 
   private void executorLost(String id, String why, boolean release) {
     ExecutorSession s = executors.remove(id);
-    slotsByExecutor.remove(id);
+    slots.remove(id);
     gone.add(id);
     if (s != null) {
       s.end();
     }
     List<TaskAttempt> requeued = scheduler.executorLost(id);
+    // Each attempt that was running there ends with it; its task runs again as a new attempt.
+    requeued.forEach(a -> jobEvents.taskEnded(a, clock.nowMs() - a.startMs(), JobEvents.Status.KILLED, false));
     Set<Integer> lostShuffles = mapOutputs.executorLost(id);
     if (!lostShuffles.isEmpty()) {
       LOG.info("Executor {} took its shuffle output of stage(s) {} with it (no shuffle service serves it)", id,
@@ -958,20 +964,12 @@ public final class Driver implements DriverService.SessionHandler {
         || executors.isEmpty() || !enoughRegistered()) {
       return;
     }
-    List<TaskScheduler.Offer> offers = new ArrayList<>();
-    for (ExecutorSession s : executors.values()) {
-      int free = s.slots - scheduler.runningOn(s.executorId);
-      if (free > 0 && !draining.contains(s.executorId) && !retiring.containsKey(s.executorId)) {
-        offers.add(new TaskScheduler.Offer(s.executorId, s.host, free));
-      }
-    }
+    List<TaskScheduler.Offer> offers = slots.offers(scheduler, id -> draining.contains(id) || retiring.containsKey(id));
     for (TaskAttempt a : scheduler.schedule(offers, clock.nowMs())) {
       if (dynamic != null) {
         dynamic.taskStarted(a, clock.nowMs());
       }
-      events.write(Event.TASK_START, STAGE_ID, a.stageId(), TASK, a.index(), ATTEMPT, a.attempt(),
-          EXECUTOR_ID, a.executorId(), HOST, a.host(), LOCALITY, a.locality().name(),
-          SPECULATIVE, a.speculative());
+      jobEvents.taskStarted(a);
       LaunchTask.Builder launch = LaunchTask.newBuilder().setTaskId(a.taskId()).setStageId(a.stageId())
           .setPartition(a.index()).setAttempt(a.attempt()).setTaskClass(a.taskClass()).putAllParams(a.params());
       if (streaming != null) {
@@ -983,7 +981,7 @@ public final class Driver implements DriverService.SessionHandler {
             .setPartitions(stage.shufflePartitions()).setReplace(mapOutputs.wasLost(stage.id(), a.index())));
       }
       for (int p : shuffleParents(stage)) {
-        launch.addShuffleReads(mapOutputs.read(p));
+        launch.addShuffleReads(ShuffleReads.of(mapOutputs, p));
       }
       executors.get(a.executorId()).send(DriverMessage.newBuilder().setLaunchTask(launch).build());
     }
@@ -1073,24 +1071,22 @@ public final class Driver implements DriverService.SessionHandler {
           : mapOutputs.wroteServedOutput(a.executorId()) ? "served by the shuffle service" : "none";
       events.write(Event.EXECUTOR_IDLE, EXECUTOR_ID, a.executorId(), SHUFFLE_OUTPUT, shuffle);
     }
-    String status = ok ? "SUCCESS" : fetchFailed ? "FAILED" : killed ? "KILLED" : "FAILED";
-    List<Object> fields = new ArrayList<>(List.of(STAGE_ID, a.stageId(), TASK, a.index(), ATTEMPT, a.attempt(),
-        EXECUTOR_ID, a.executorId(), HOST, a.host(), LOCALITY, a.locality().name(),
-        DURATION_MS, clock.nowMs() - a.startMs(), STATUS, status, FETCH_FAILED, fetchFailed,
-        SPECULATIVE, a.speculative()));
+    JobEvents.Status status = ok ? JobEvents.Status.SUCCESS : fetchFailed ? JobEvents.Status.FAILED
+        : killed ? JobEvents.Status.KILLED : JobEvents.Status.FAILED;
+    List<Object> fields = new ArrayList<>();
     if (!end.get().redundant().isEmpty()) {
       fields.addAll(List.of(WON_OVER_ATTEMPTS, end.get().redundant().stream().map(TaskAttempt::attempt).toList()));
     }
-    if (status.equals("FAILED") && !fetchFailed) {
+    if (status == JobEvents.Status.FAILED && !fetchFailed) {
       taskFailedOn(a);
     }
-    if (status.equals("FAILED")) {
+    if (status == JobEvents.Status.FAILED) {
       String error = TaskErrors.summary(u.getError());
       LOG.info("Task {} of stage {} attempt {} failed on executor {}: {}", a.index(), a.stageId(), a.attempt(),
           a.executorId(), error);
       fields.addAll(List.of(ERROR, error));
     }
-    events.write(Event.TASK_END, fields.toArray());
+    jobEvents.taskEnded(a, clock.nowMs() - a.startMs(), status, fetchFailed, fields.toArray());
     if (end.get().jobFailure().isPresent()) {
       if (streaming != null && streaming.stageFailed(a.stageId(), end.get().jobFailure().get())) {
         revive();
@@ -1123,10 +1119,8 @@ public final class Driver implements DriverService.SessionHandler {
     if (dynamic != null) {
       dynamic.taskEnded(a, false, true, clock.nowMs());
     }
-    events.write(Event.TASK_END, STAGE_ID, a.stageId(), TASK, a.index(), ATTEMPT, a.attempt(),
-        EXECUTOR_ID, a.executorId(), HOST, a.host(), LOCALITY, a.locality().name(),
-        DURATION_MS, clock.nowMs() - a.startMs(), STATUS, ok ? "SUCCESS" : "KILLED", FETCH_FAILED, false,
-        SPECULATIVE, a.speculative(), SUPERSEDED, true);
+    jobEvents.taskEnded(a, clock.nowMs() - a.startMs(), ok ? JobEvents.Status.SUCCESS : JobEvents.Status.KILLED,
+        false, SUPERSEDED, true);
     LOG.info("Attempt {} of task {} of stage {} on executor {} ended ({}) after another attempt of it succeeded",
         a.attempt(), a.index(), a.stageId(), a.executorId(), u.getState());
     retireIfIdle(a.executorId());
@@ -1142,7 +1136,7 @@ public final class Driver implements DriverService.SessionHandler {
     }
     if (rerunning.remove(stageId)) {
       LOG.info("Stage {} recomputed its lost output", stageId);
-      events.write(Event.STAGE_COMPLETED, STAGE_ID, stageId, RECOMPUTED, true);
+      jobEvents.stageCompleted(stageId, stages.get(stageId).tasks().size(), RECOMPUTED, true);
       inputRecomputed(stageId);
       return;
     }
@@ -1158,7 +1152,7 @@ public final class Driver implements DriverService.SessionHandler {
         cleanShuffle(p, "every stage that reads it completed");
       }
     }
-    events.write(Event.STAGE_COMPLETED, STAGE_ID, stageId);
+    jobEvents.stageCompleted(stageId, stages.get(stageId).tasks().size());
     if (streaming != null) {
       LOG.info("Stage {} completed", stageId);
       streaming.stageCompleted(stageId);

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.elasticam.rpc.journal.JournalMapOutput;
+import org.elasticam.engine.lineage.MapOutputs;
 import org.elasticam.rpc.journal.JournalStage;
 import org.elasticam.rpc.journal.StreamProgress;
 

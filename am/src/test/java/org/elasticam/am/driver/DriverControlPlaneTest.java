@@ -394,6 +394,11 @@ class DriverControlPlaneTest {
     assertEquals(0, loop.call(driver::registeredExecutors));
     assertEquals(2, loop.call(driver::tasksPending), "back to pending without waiting for a heartbeat timeout");
     assertTrue(killed.contains("1: lost: its node localhost is LOST"), killed.toString());
+    // Each attempt that ran there ends in the log with its executor, so no report shows it running on.
+    org.elasticam.report.RunHistory h = org.elasticam.report.RunHistory.read(new java.io.BufferedReader(
+        new java.io.StringReader(String.join("\n", loop.call(events::retainedLines)))));
+    assertEquals(List.of(), h.running(), "attempts still running by the log");
+    assertEquals(2, h.tasks().stream().filter(t -> t.status().equals("KILLED")).count(), h.tasks().toString());
     server.shutdownNow();
     e1.get(20, TimeUnit.SECONDS);
   }

@@ -1,4 +1,4 @@
-package org.elasticam.am.driver;
+package org.elasticam.engine.allocation;
 
 import java.util.List;
 import java.util.Map;
@@ -12,41 +12,44 @@ import org.elasticam.api.Stage;
 import org.elasticam.api.TaskSpec;
 
 /**
- * Feeds a dynamic-allocation policy what the driver sees, in the policy's terms, and asks it for
- * a decision every tick. Event loop only.
+ * Feeds a dynamic-allocation policy what the job does, in the policy's terms (stage attempts,
+ * task outcomes, executors come and gone, shuffle output), and asks it for a decision every tick.
+ * The AM's driver and the simulator feed their policies through this one class, so a policy sees
+ * the same calls in both. Owner thread only.
  */
-final class DynamicAllocation {
+public final class AllocationFeedback {
 
   private final AllocationPolicy policy;
   /** A stage's current attempt: 0, then one more each time lost output made it run again. */
   private final Map<Integer, Integer> attempts = new java.util.HashMap<>();
 
-  DynamicAllocation(AllocationPolicy policy) {
+  public AllocationFeedback(AllocationPolicy policy) {
     this.policy = policy;
   }
 
-  String name() {
+  public String name() {
     return policy.name();
   }
 
-  int target() {
+  public int target() {
     return policy.target();
   }
 
-  void stageSubmitted(Stage s, long nowMs) {
+  public void stageSubmitted(Stage s, long nowMs) {
     attempts.put(s.id(), 0);
     submit(s, 0, s.tasks(), nowMs);
   }
 
   /** Lost output made these tasks of a completed stage run again: a new attempt of the stage. */
-  void stageResubmitted(Stage s, java.util.Collection<Integer> indices, long nowMs) {
+  public void stageResubmitted(Stage s, java.util.Collection<Integer> indices, long nowMs) {
     int attempt = attempts.merge(s.id(), 1, Integer::sum);
     submit(s, attempt, indices.stream().map(i -> s.tasks().get(i)).toList(), nowMs);
   }
 
   private void submit(Stage s, int attempt, List<TaskSpec> tasks, long nowMs) {
     int withPrefs = 0;
-    Map<String, Integer> hosts = new java.util.LinkedHashMap<>();
+    // Sorted: the policy sees hosts in one order however the tasks list them.
+    Map<String, Integer> hosts = new java.util.TreeMap<>();
     for (TaskSpec t : tasks) {
       if (!t.preferredHosts().isEmpty()) {
         withPrefs++;
@@ -58,57 +61,57 @@ final class DynamicAllocation {
   }
 
   /** A finished stage no one will run again. */
-  void forget(int stageId) {
+  public void forget(int stageId) {
     attempts.remove(stageId);
   }
 
-  void stageCompleted(int stageId, long nowMs) {
+  public void stageCompleted(int stageId, long nowMs) {
     policy.stageCompleted(stageId, attempts.getOrDefault(stageId, 0), nowMs);
   }
 
   /** The executor wrote output of this shuffle: the policy's shuffle tracking keeps it while no service serves it. */
-  void shuffleOutput(String executorId, int shuffleId, long nowMs) {
+  public void shuffleOutput(String executorId, int shuffleId, long nowMs) {
     policy.shuffleOutput(executorId, shuffleId, nowMs);
   }
 
   /** No stage will read this shuffle again. */
-  void shuffleCleaned(int shuffleId, long nowMs) {
+  public void shuffleCleaned(int shuffleId, long nowMs) {
     policy.shuffleCleaned(shuffleId, nowMs);
   }
 
   /** A slow task will get a copy: the copy counts in the need until it starts (or is no longer needed). */
-  void speculativeTaskSubmitted(TaskAttempt a, long nowMs) {
+  public void speculativeTaskSubmitted(TaskAttempt a, long nowMs) {
     policy.speculativeTaskSubmitted(a.stageId(), attempts.getOrDefault(a.stageId(), 0), a.index(), nowMs);
   }
 
-  void taskStarted(TaskAttempt a, long nowMs) {
+  public void taskStarted(TaskAttempt a, long nowMs) {
     policy.taskStarted(info(a), nowMs);
   }
 
-  void taskEnded(TaskAttempt a, boolean ok, boolean killed, long nowMs) {
+  public void taskEnded(TaskAttempt a, boolean ok, boolean killed, long nowMs) {
     TaskOutcome o = ok ? TaskOutcome.SUCCESS : killed ? TaskOutcome.KILLED : TaskOutcome.FAILED;
     policy.taskEnded(info(a), o, nowMs - a.startMs(), nowMs);
   }
 
   /** Tasks that were running on a lost executor end as killed for the policy. */
-  void tasksLost(List<TaskAttempt> lost, long nowMs) {
+  public void tasksLost(List<TaskAttempt> lost, long nowMs) {
     lost.forEach(a -> taskEnded(a, false, true, nowMs));
   }
 
-  void executorAdded(String id, long startLatencyMs, long nowMs) {
+  public void executorAdded(String id, long startLatencyMs, long nowMs) {
     policy.executorAdded(id, startLatencyMs, nowMs);
   }
 
-  void executorRemoved(String id, long nowMs) {
+  public void executorRemoved(String id, long nowMs) {
     policy.executorRemoved(id, nowMs);
   }
 
   /** The AM restarted with {@code survivors} executors of the earlier attempt on their way back. */
-  void restarted(int survivors, long nowMs) {
+  public void restarted(int survivors, long nowMs) {
     policy.restarted(survivors, nowMs);
   }
 
-  PolicyDecision tick(long nowMs) {
+  public PolicyDecision tick(long nowMs) {
     return policy.tick(nowMs);
   }
 

@@ -1,4 +1,4 @@
-package org.elasticam.am.driver;
+package org.elasticam.engine.lineage;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Set;
-import org.elasticam.rpc.proto.MapOutputLocation;
-import org.elasticam.rpc.proto.ShuffleRead;
 import org.junit.jupiter.api.Test;
 
 class MapOutputsTest {
@@ -16,24 +14,6 @@ class MapOutputsTest {
 
   private static MapOutputs.Output on(String exec, boolean external) {
     return new MapOutputs.Output(exec, "h" + exec, 7447, List.of("/d/" + exec), external);
-  }
-
-  @Test
-  void aReadGroupsMapsByTheExecutorThatWroteThem() {
-    outputs.register(0, 4);
-    outputs.put(0, 0, on("1", true));
-    outputs.put(0, 1, on("2", true));
-    outputs.put(0, 2, on("1", true));
-    assertEquals(List.of(3), outputs.missing(0));
-    outputs.put(0, 3, on("2", true));
-    ShuffleRead r = outputs.read(0);
-    assertEquals(4, r.getMaps());
-    assertEquals(2, r.getLocationsCount());
-    MapOutputLocation first = r.getLocations(0);
-    assertEquals("1", first.getExecutorId());
-    assertEquals(List.of(0, 2), first.getMapIdsList());
-    assertEquals(List.of("/d/1"), first.getLocalDirsList());
-    assertEquals(List.of(1, 3), r.getLocations(1).getMapIdsList());
   }
 
   @Test
@@ -46,7 +26,8 @@ class MapOutputsTest {
     assertEquals(Set.of(1), outputs.lose(0, List.of(1, 7)));
     assertEquals(List.of(1), outputs.missing(0));
     assertTrue(outputs.wasLost(0, 1));
-    assertEquals(List.of(0, 2), outputs.read(0).getLocations(0).getMapIdsList());
+    assertEquals(null, outputs.outputs(0).get(1));
+    assertEquals(on("1", true), outputs.outputs(0).get(2));
   }
 
   @Test

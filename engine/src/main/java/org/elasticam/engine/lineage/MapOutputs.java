@@ -1,4 +1,4 @@
-package org.elasticam.am.driver;
+package org.elasticam.engine.lineage;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -8,47 +8,45 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import org.elasticam.rpc.proto.MapOutputLocation;
-import org.elasticam.rpc.proto.ShuffleRead;
 
 /**
  * Where every map task's shuffle output is, per shuffle (a shuffle's id is its map stage's id):
  * which executor wrote it, on which host, served on which port, under which dirs, and whether a
  * NodeManager's shuffle service serves it (so it outlives the executor). Lost output is forgotten
  * here, and its map tasks remembered as lost, so that their re-runs replace rather than keep what
- * is on disk. Driver state: event loop only.
+ * is on disk. Owner thread only.
  */
-final class MapOutputs {
+public final class MapOutputs {
 
   /** One map task's output. */
-  record Output(String executorId, String host, int port, List<String> localDirs, boolean external) {}
+  public record Output(String executorId, String host, int port, List<String> localDirs, boolean external) {}
 
   private final Map<Integer, Output[]> byShuffle = new HashMap<>();
   private final Map<Integer, Set<Integer>> lost = new HashMap<>();
   /** Per shuffle, why its output was last lost, for the log of the re-run it causes. */
   private final Map<Integer, String> lostWhy = new HashMap<>();
 
-  void register(int shuffleId, int maps) {
+  public void register(int shuffleId, int maps) {
     byShuffle.putIfAbsent(shuffleId, new Output[maps]);
   }
 
   /** No stage will read this shuffle again and none will re-run its maps: its locations go. */
-  void forget(int shuffleId) {
+  public void forget(int shuffleId) {
     byShuffle.remove(shuffleId);
     lost.remove(shuffleId);
     lostWhy.remove(shuffleId);
   }
 
-  boolean isShuffle(int shuffleId) {
+  public boolean isShuffle(int shuffleId) {
     return byShuffle.containsKey(shuffleId);
   }
 
-  void put(int shuffleId, int mapId, Output o) {
+  public void put(int shuffleId, int mapId, Output o) {
     byShuffle.get(shuffleId)[mapId] = o;
   }
 
   /** Forgets these map outputs: they are missing or corrupt. Returns those that were known. */
-  Set<Integer> lose(int shuffleId, List<Integer> mapIds) {
+  public Set<Integer> lose(int shuffleId, List<Integer> mapIds) {
     Output[] outputs = byShuffle.get(shuffleId);
     Set<Integer> forgotten = new TreeSet<>();
     if (outputs == null) {
@@ -70,7 +68,7 @@ final class MapOutputs {
    * The executor is gone: the output it served itself goes with it (output a shuffle service
    * serves stays). Returns the shuffles that lost output.
    */
-  Set<Integer> executorLost(String executorId) {
+  public Set<Integer> executorLost(String executorId) {
     return loseWhere(o -> !o.external() && o.executorId().equals(executorId),
         "its executors are gone and no shuffle service kept their output");
   }
@@ -79,7 +77,7 @@ final class MapOutputs {
    * The node left the cluster: every output on it is gone, the ones its shuffle service served
    * too. Returns the shuffles that lost output.
    */
-  Set<Integer> hostLost(String host) {
+  public Set<Integer> hostLost(String host) {
     return loseWhere(o -> o.host().equals(host), "its node " + host + " was lost, and its shuffle service with it");
   }
 
@@ -99,7 +97,7 @@ final class MapOutputs {
   }
 
   /** Per shuffle, the maps whose output is on this host. */
-  Map<Integer, List<Integer>> on(String host) {
+  public Map<Integer, List<Integer>> on(String host) {
     Map<Integer, List<Integer>> out = new java.util.TreeMap<>();
     byShuffle.forEach((shuffle, outputs) -> {
       for (int m = 0; m < outputs.length; m++) {
@@ -112,23 +110,23 @@ final class MapOutputs {
   }
 
   /** Why the shuffle's output was last lost. */
-  String lostWhy(int shuffleId) {
+  public String lostWhy(int shuffleId) {
     return lostWhy.getOrDefault(shuffleId, "its output is missing");
   }
 
   /** Whether map {@code mapId}'s output was lost before: its re-run replaces what is on disk. */
-  boolean wasLost(int shuffleId, int mapId) {
+  public boolean wasLost(int shuffleId, int mapId) {
     return lost.getOrDefault(shuffleId, Set.of()).contains(mapId);
   }
 
   /** Every map's output of the shuffle, null where it is missing; empty for an unknown shuffle. */
-  List<Output> outputs(int shuffleId) {
+  public List<Output> outputs(int shuffleId) {
     Output[] outputs = byShuffle.get(shuffleId);
     return outputs == null ? List.of() : java.util.Arrays.asList(outputs.clone());
   }
 
   /** Map tasks of the shuffle without output. */
-  List<Integer> missing(int shuffleId) {
+  public List<Integer> missing(int shuffleId) {
     Output[] outputs = byShuffle.get(shuffleId);
     List<Integer> out = new ArrayList<>();
     for (int m = 0; outputs != null && m < outputs.length; m++) {
@@ -140,33 +138,14 @@ final class MapOutputs {
   }
 
   /** Whether this executor holds output that would be lost with it (no service serves it). */
-  boolean holdsUnservedOutput(String executorId) {
+  public boolean holdsUnservedOutput(String executorId) {
     return byShuffle.values().stream().flatMap(java.util.Arrays::stream)
         .anyMatch(o -> o != null && !o.external() && o.executorId().equals(executorId));
   }
 
   /** Whether this executor wrote output a shuffle service now serves. */
-  boolean wroteServedOutput(String executorId) {
+  public boolean wroteServedOutput(String executorId) {
     return byShuffle.values().stream().flatMap(java.util.Arrays::stream)
         .anyMatch(o -> o != null && o.external() && o.executorId().equals(executorId));
-  }
-
-  /** What a reduce task needs to fetch its partition: the locations, grouped by executor. */
-  ShuffleRead read(int shuffleId) {
-    Output[] outputs = byShuffle.get(shuffleId);
-    Map<String, MapOutputLocation.Builder> byExecutor = new LinkedHashMap<>();
-    for (int m = 0; m < outputs.length; m++) {
-      Output o = outputs[m];
-      if (o == null) {
-        continue;
-      }
-      int mapId = m;
-      byExecutor.computeIfAbsent(o.executorId() + "@" + o.host() + ":" + o.port(), k -> MapOutputLocation.newBuilder()
-          .setExecutorId(o.executorId()).setHost(o.host()).setPort(o.port()).addAllLocalDirs(o.localDirs()))
-          .addMapIds(mapId);
-    }
-    ShuffleRead.Builder r = ShuffleRead.newBuilder().setShuffleId(shuffleId).setMaps(outputs.length);
-    byExecutor.values().forEach(r::addLocations);
-    return r.build();
   }
 }

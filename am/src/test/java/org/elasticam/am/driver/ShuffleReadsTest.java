@@ -1,0 +1,46 @@
+package org.elasticam.am.driver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import org.elasticam.engine.lineage.MapOutputs;
+import org.elasticam.rpc.proto.MapOutputLocation;
+import org.elasticam.rpc.proto.ShuffleRead;
+import org.junit.jupiter.api.Test;
+
+class ShuffleReadsTest {
+
+  private final MapOutputs outputs = new MapOutputs();
+
+  private static MapOutputs.Output on(String exec, boolean external) {
+    return new MapOutputs.Output(exec, "h" + exec, 7447, List.of("/d/" + exec), external);
+  }
+
+  @Test
+  void aReadGroupsMapsByTheExecutorThatWroteThem() {
+    outputs.register(0, 4);
+    outputs.put(0, 0, on("1", true));
+    outputs.put(0, 1, on("2", true));
+    outputs.put(0, 2, on("1", true));
+    assertEquals(List.of(3), outputs.missing(0));
+    outputs.put(0, 3, on("2", true));
+    ShuffleRead r = ShuffleReads.of(outputs, 0);
+    assertEquals(4, r.getMaps());
+    assertEquals(2, r.getLocationsCount());
+    MapOutputLocation first = r.getLocations(0);
+    assertEquals("1", first.getExecutorId());
+    assertEquals(List.of(0, 2), first.getMapIdsList());
+    assertEquals(List.of("/d/1"), first.getLocalDirsList());
+    assertEquals(List.of(1, 3), r.getLocations(1).getMapIdsList());
+  }
+
+  @Test
+  void lostMapsAreLeftOutOfTheRead() {
+    outputs.register(0, 3);
+    for (int m = 0; m < 3; m++) {
+      outputs.put(0, m, on("1", true));
+    }
+    outputs.lose(0, List.of(1));
+    assertEquals(List.of(0, 2), ShuffleReads.of(outputs, 0).getLocations(0).getMapIdsList());
+  }
+}
