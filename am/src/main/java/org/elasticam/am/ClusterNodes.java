@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * user, and without a keytab not at all (the list stays empty; a YARN client that cannot
  * authenticate retries for many minutes and would hold up the AM's start).
  */
-final class ClusterNodes implements NodeDirectory, AutoCloseable {
+final class ClusterNodes implements AmClients.Nodes {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClusterNodes.class);
 

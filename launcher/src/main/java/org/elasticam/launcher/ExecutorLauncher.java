@@ -31,6 +31,12 @@ public interface ExecutorLauncher extends AutoCloseable {
 
   void launch(ExecutorId executor, Container container, Callback callback);
 
+  /**
+   * Executors launched from now on get these credentials (renewed delegation tokens); running
+   * ones get them over the control plane. A launcher that passes no credentials ignores them.
+   */
+  default void updateTokens(ByteBuffer tokens) {}
+
   @Override
   void close();
 }

@@ -379,6 +379,11 @@ public final class RunHistory {
         done, inFlight.size(), stagesDone, stages.size());
   }
 
+  /** The application's final status as {@code app_end} gave it; empty while it runs. */
+  public String finalStatus() {
+    return finalStatus;
+  }
+
   /**
    * What the log holds beyond the schema (report.events.Event): names of unknown events, and
    * {@code event.field} for fields their event does not declare. Read past, not shown; a log of a

@@ -45,7 +45,7 @@ public final class YarnContainerLauncher implements ExecutorLauncher {
     pool.allowCoreThreadTimeOut(true);
   }
 
-  /** Executors launched from now on get these tokens; running ones get them over the control plane. */
+  @Override
   public void updateTokens(java.nio.ByteBuffer tokens) {
     spec = spec.withTokens(tokens);
   }

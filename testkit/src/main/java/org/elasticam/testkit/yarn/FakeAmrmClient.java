@@ -16,6 +16,13 @@ public final class FakeAmrmClient extends AMRMClientImpl<ContainerRequest> {
     this.rmClient = rm;
   }
 
+  /** An initialised client of {@code rm}, not started or registered: as an AM gets it to start itself. */
+  public static AMRMClient<ContainerRequest> unstarted(ApplicationMasterProtocol rm) {
+    FakeAmrmClient client = new FakeAmrmClient(rm);
+    client.init(new YarnConfiguration());
+    return client;
+  }
+
   /** A started client, registered with {@code rm}. */
   public static AMRMClient<ContainerRequest> connectedTo(ApplicationMasterProtocol rm) {
     FakeAmrmClient client = new FakeAmrmClient(rm);
