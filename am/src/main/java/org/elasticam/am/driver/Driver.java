@@ -53,6 +53,7 @@ import org.elasticam.engine.allocation.AllocationFeedback;
 import org.elasticam.engine.events.JobEvents;
 import org.elasticam.engine.executors.ExecutorSlots;
 import org.elasticam.engine.lineage.MapOutputs;
+import org.elasticam.engine.lineage.StageLineage;
 import org.elasticam.am.job.JobPlan;
 import org.elasticam.am.job.StreamingPlan;
 import org.elasticam.allocator.streaming.StreamingDecision;
@@ -85,7 +86,7 @@ public final class Driver implements DriverService.SessionHandler {
 
   private static final Logger LOG = LoggerFactory.getLogger(Driver.class);
   /** As Spark's stage attempts: a stage whose input keeps getting lost fails the job instead of looping. */
-  static final int MAX_FETCH_FAILURES_PER_STAGE = 16;
+  static final int MAX_FETCH_FAILURES_PER_STAGE = StageLineage.MAX_FETCH_FAILURES_PER_STAGE;
   /**
    * How long map tasks stay off a host whose shuffle output could not be fetched: its service may
    * be unreachable or its disk bad, and output recomputed there would fail the reducers again.
@@ -114,21 +115,11 @@ public final class Driver implements DriverService.SessionHandler {
   private final ExecutorSlots slots = new ExecutorSlots();
   private final AllocationFeedback dynamic;
   private final Set<String> draining = new HashSet<>();
-  private final Map<Integer, Stage> stages = new java.util.HashMap<>();
-  private final MapOutputs mapOutputs = new MapOutputs();
-  /** Map stages running again for lost output, and the stages waiting on them. */
-  private final Set<Integer> rerunning = new HashSet<>();
-  private final Set<Integer> waitingForInput = new HashSet<>();
-  /** Per shuffle, the submitted stages that read it and have not completed. */
-  private final Map<Integer, Integer> readersLeft = new java.util.HashMap<>();
-  /** Shuffles every reader of which completed: their output is no longer needed. */
-  private final Set<Integer> consumed = new HashSet<>();
-  /** Per shuffle, its readers that completed, against the plan's count of all its readers. */
-  private final Map<Integer, Integer> readersDone = new java.util.HashMap<>();
+  private final StageLineage lineage;
+  private final MapOutputs mapOutputs;
   private ShuffleCleaner shuffleCleaner = ShuffleCleaner.NONE;
   /** Nodes being decommissioned, until they leave or are recommissioned. */
   private final Set<String> decommissioning = new HashSet<>();
-  private final Map<Integer, Integer> fetchFailures = new java.util.HashMap<>();
   private final StreamingPolicy streamingPolicy;
   private final StreamingRun streaming;
   /**
@@ -183,6 +174,8 @@ public final class Driver implements DriverService.SessionHandler {
     this.settings = settings;
     this.loop = loop;
     this.plan = plan;
+    this.lineage = new StageLineage(plan::readersOf);
+    this.mapOutputs = lineage.outputs();
     this.scheduler = scheduler;
     this.allocator = allocator;
     this.events = events;
@@ -273,9 +266,8 @@ public final class Driver implements DriverService.SessionHandler {
         toSubmit.add(s);
         continue;
       }
-      stages.put(stage.id(), stage);
+      lineage.recovered(stage);
       if (stage.writesShuffle()) {
-        mapOutputs.register(stage.id(), stage.tasks().size());
         for (org.elasticam.rpc.journal.JournalMapOutput o : j.getOutputsList()) {
           if (o.getMapId() >= 0 && o.getMapId() < stage.tasks().size()) {
             mapOutputs.put(stage.id(), o.getMapId(), Recovery.output(o));
@@ -420,13 +412,8 @@ public final class Driver implements DriverService.SessionHandler {
     public void forgetStages(List<Integer> stageIds) {
       for (int id : stageIds) {
         cleanShuffle(id, "its batch is done");
-        stages.remove(id);
+        lineage.forget(id);
         scheduler.forget(id);
-        mapOutputs.forget(id);
-        readersLeft.remove(id);
-        readersDone.remove(id);
-        consumed.remove(id);
-        fetchFailures.remove(id);
         if (dynamic != null) {
           dynamic.forget(id);
         }
@@ -501,13 +488,7 @@ public final class Driver implements DriverService.SessionHandler {
       return;
     }
     Stage stage = s.stage();
-    stages.put(stage.id(), stage);
-    if (stage.writesShuffle()) {
-      mapOutputs.register(stage.id(), stage.tasks().size());
-    }
-    for (int p : shuffleParents(stage)) {
-      readersLeft.merge(p, 1, Integer::sum);
-    }
+    lineage.submitted(stage);
     Set<Integer> alreadyDone = partlyDone.remove(stage.id());
     if (alreadyDone == null || alreadyDone.isEmpty()) {
       scheduler.submit(stage, clock.nowMs());
@@ -521,80 +502,67 @@ public final class Driver implements DriverService.SessionHandler {
     }
     LOG.info("Submitting stage {} ({}) with {} tasks", stage.id(), stage.name(), stage.tasks().size());
     jobEvents.stageSubmitted(stage);
-    for (int p : shuffleParents(stage)) {
-      List<Integer> missing = mapOutputs.missing(p);
-      if (!missing.isEmpty()) {
-        waitFor(stage.id(), p, missing, mapOutputs.lostWhy(p));
-      }
-    }
+    lineage.lostInputOf(stage).forEach(this::rerun);
     syncTarget();
     revive();
   }
 
-  /** The parents of a stage whose shuffle output it reads. */
-  private List<Integer> shuffleParents(Stage stage) {
-    return stage.parents().stream().filter(mapOutputs::isShuffle).toList();
-  }
 
   // ---- lost shuffle output ---------------------------------------------------------------------
 
-  /** Stage {@code reader} waits while the lost map tasks of shuffle {@code shuffleId} run again. */
-  private void waitFor(int reader, int shuffleId, List<Integer> maps, String why) {
-    scheduler.pause(reader);
-    waitingForInput.add(reader);
-    Stage mapStage = stages.get(shuffleId);
-    scheduler.resubmit(mapStage, maps, clock.nowMs());
-    if (dynamic != null) {
-      dynamic.stageResubmitted(mapStage, maps, clock.nowMs());
+  /**
+   * Lost map output runs again: its maps are resubmitted, and the stage that needs it (if one does
+   * yet) waits, its tasks paused, until they are done.
+   */
+  private void rerun(StageLineage.Rerun r) {
+    Stage mapStage = r.mapStage();
+    if (r.waitingStage() != null) {
+      scheduler.pause(r.waitingStage());
     }
-    rerunning.add(shuffleId);
-    LOG.info("Re-running {} map task(s) {} of stage {}: their shuffle output is lost ({}); stage {} waits",
-        maps.size(), abbreviate(maps), shuffleId, why, reader);
-    events.write(Event.STAGE_RESUBMITTED, STAGE_ID, shuffleId, TASKS, maps, REASON, why, WAITING_STAGE, reader);
+    scheduler.resubmit(mapStage, r.maps(), clock.nowMs());
+    if (dynamic != null) {
+      dynamic.stageResubmitted(mapStage, r.maps(), clock.nowMs());
+    }
+    if (r.waitingStage() != null) {
+      LOG.info("Re-running {} map task(s) {} of stage {}: their shuffle output is lost ({}); stage {} waits",
+          r.maps().size(), abbreviate(r.maps()), mapStage.id(), r.why(), r.waitingStage());
+    } else {
+      LOG.info("Re-running {} map task(s) {} of stage {}: {}", r.maps().size(), abbreviate(r.maps()), mapStage.id(),
+          r.why());
+    }
+    events.write(Event.STAGE_RESUBMITTED, STAGE_ID, mapStage.id(), TASKS, r.maps(), REASON, r.why(), WAITING_STAGE,
+        r.waitingStage());
   }
 
   private void fetchFailed(TaskAttempt a, org.elasticam.rpc.proto.FetchFailure f) {
-    int failures = fetchFailures.merge(a.stageId(), 1, Integer::sum);
+    StageLineage.FetchVerdict verdict = lineage.fetchFailed(a.stageId(), a.index(), f.getShuffleId(),
+        f.getMapIdsList(), f.getMessage());
+    int failures = verdict instanceof StageLineage.FetchVerdict.Fail fail ? fail.failuresInStage()
+        : ((StageLineage.FetchVerdict.Recompute) verdict).failuresInStage();
     events.write(Event.FETCH_FAILURE, STAGE_ID, a.stageId(), TASK, a.index(), ATTEMPT, a.attempt(),
         SHUFFLE_ID, f.getShuffleId(), FROM_EXECUTOR, f.getExecutorId(), MAPS, f.getMapIdsList(),
         MESSAGE, f.getMessage());
     LOG.warn("Task {} of stage {} could not fetch its input ({} fetch failures in this stage): {}", a.index(),
         a.stageId(), failures, f.getMessage());
-    if (failures > MAX_FETCH_FAILURES_PER_STAGE) {
-      finish(Outcome.failed("Stage " + a.stageId() + " failed to fetch its shuffle input " + failures
-          + " times; last: " + f.getMessage()));
+    if (verdict instanceof StageLineage.FetchVerdict.Fail fail) {
+      finish(Outcome.failed(fail.diagnostics()));
       return;
     }
-    if (!mapOutputs.isShuffle(f.getShuffleId()) || !stages.get(a.stageId()).parents().contains(f.getShuffleId())) {
-      finish(Outcome.failed("Task " + a.index() + " of stage " + a.stageId() + " reported a fetch failure for"
-          + " shuffle " + f.getShuffleId() + ", which it does not read"));
-      return;
+    StageLineage.FetchVerdict.Recompute go = (StageLineage.FetchVerdict.Recompute) verdict;
+    for (String host : go.hostsToAvoid()) {
+      scheduler.avoidForShuffleOutput(host, clock.nowMs() + UNFETCHABLE_HOST_AVOIDANCE_MS);
+      LOG.info("Tasks writing shuffle output stay off {} for {} s while other hosts have executors:"
+          + " reducers could not fetch output from it", host, UNFETCHABLE_HOST_AVOIDANCE_MS / 1000);
     }
-    List<MapOutputs.Output> before = mapOutputs.outputs(f.getShuffleId());
-    f.getMapIdsList().stream().filter(m -> m >= 0 && m < before.size() && before.get(m) != null)
-        .map(m -> before.get(m).host()).distinct()
-        .forEach(host -> {
-          scheduler.avoidForShuffleOutput(host, clock.nowMs() + UNFETCHABLE_HOST_AVOIDANCE_MS);
-          LOG.info("Tasks writing shuffle output stay off {} for {} s while other hosts have executors:"
-              + " reducers could not fetch output from it", host, UNFETCHABLE_HOST_AVOIDANCE_MS / 1000);
-        });
-    mapOutputs.lose(f.getShuffleId(), f.getMapIdsList());
-    List<Integer> missing = mapOutputs.missing(f.getShuffleId());
-    if (!missing.isEmpty()) {
-      waitFor(a.stageId(), f.getShuffleId(), missing, "a reducer could not fetch it: " + f.getMessage());
-    }
+    go.rerun().ifPresent(this::rerun);
   }
 
   /** A re-run map stage has all its output again: the stages that waited on it go on. */
-  private void inputRecomputed(int shuffleId) {
-    for (int reader : List.copyOf(waitingForInput)) {
-      boolean ready = shuffleParents(stages.get(reader)).stream().allMatch(p -> mapOutputs.missing(p).isEmpty());
-      if (ready) {
-        waitingForInput.remove(reader);
-        scheduler.resume(reader, clock.nowMs());
-        LOG.info("Stage {} resumes: the lost output of stage {} was recomputed", reader, shuffleId);
-        events.write(Event.STAGE_RESUMED, STAGE_ID, reader, RECOMPUTED_STAGE, shuffleId);
-      }
+  private void inputRecomputed(int shuffleId, List<Integer> resumed) {
+    for (int reader : resumed) {
+      scheduler.resume(reader, clock.nowMs());
+      LOG.info("Stage {} resumes: the lost output of stage {} was recomputed", reader, shuffleId);
+      events.write(Event.STAGE_RESUMED, STAGE_ID, reader, RECOMPUTED_STAGE, shuffleId);
     }
   }
 
@@ -800,24 +768,8 @@ public final class Driver implements DriverService.SessionHandler {
         retireIfIdle(s.executorId);
       }
     }
-    long now = clock.nowMs();
-    mapOutputs.on(host).forEach((shuffle, maps) -> {
-      Stage stage = stages.get(shuffle);
-      if (stage == null || consumed.contains(shuffle)) {
-        return;
-      }
-      boolean completed = !scheduler.isActive(shuffle);
-      scheduler.resubmit(stage, maps, now);
-      if (dynamic != null) {
-        dynamic.stageResubmitted(stage, maps, now);
-      }
-      if (completed) {
-        rerunning.add(shuffle);
-      }
-      String why = "its node " + host + " is being decommissioned: copied by running the maps elsewhere first";
-      LOG.info("Re-running {} map task(s) {} of stage {}: {}", maps.size(), abbreviate(maps), shuffle, why);
-      events.write(Event.STAGE_RESUBMITTED, STAGE_ID, shuffle, TASKS, maps, REASON, why, WAITING_STAGE, null);
-    });
+    lineage.copyOff(host, "its node " + host + " is being decommissioned: copied by running the maps elsewhere first",
+        scheduler::isActive).forEach(this::rerun);
     syncTarget();
     revive();
   }
@@ -967,12 +919,12 @@ public final class Driver implements DriverService.SessionHandler {
       if (streaming != null) {
         launch.setStageIdBase(a.stageId() - a.stageId() % StreamingPlan.STAGE_ID_STRIDE);
       }
-      Stage stage = stages.get(a.stageId());
+      Stage stage = lineage.stage(a.stageId());
       if (stage.writesShuffle()) {
         launch.setShuffleWrite(ShuffleWrite.newBuilder().setShuffleId(stage.id())
             .setPartitions(stage.shufflePartitions()).setReplace(mapOutputs.wasLost(stage.id(), a.index())));
       }
-      for (int p : shuffleParents(stage)) {
+      for (int p : lineage.shuffleParents(stage)) {
         launch.addShuffleReads(ShuffleReads.of(mapOutputs, p));
       }
       executors.get(a.executorId()).send(DriverMessage.newBuilder().setLaunchTask(launch).build());
@@ -1045,7 +997,7 @@ public final class Driver implements DriverService.SessionHandler {
       dynamic.taskEnded(a, ok, killed, clock.nowMs());
     }
     MapOutputs.Output written = null;
-    if (ok && stages.get(a.stageId()).writesShuffle()) {
+    if (ok && lineage.stage(a.stageId()).writesShuffle()) {
       written = new MapOutputs.Output(a.executorId(), session.host, u.getShufflePort(), session.localDirs,
           session.shuffleExternal);
       mapOutputs.put(a.stageId(), a.index(), written);
@@ -1053,7 +1005,7 @@ public final class Driver implements DriverService.SessionHandler {
         dynamic.shuffleOutput(a.executorId(), a.stageId(), clock.nowMs());
       }
     }
-    if (ok && streaming == null && !rerunning.contains(a.stageId())) {
+    if (ok && streaming == null && !lineage.isRerunning(a.stageId())) {
       journal.taskSucceeded(a.stageId(), a.index(), written == null ? null : Recovery.output(a.index(), written));
     }
     if (scheduler.runningOn(a.executorId()) == 0 && executors.containsKey(a.executorId())) {
@@ -1126,25 +1078,20 @@ public final class Driver implements DriverService.SessionHandler {
     if (streaming == null) {
       journal.stageCompleted(Recovery.stage(stageId, mapOutputs.outputs(stageId), clock.nowMs()));
     }
-    if (rerunning.remove(stageId)) {
+    StageLineage.Completion done = lineage.completed(stageId);
+    int tasks = lineage.stage(stageId).tasks().size();
+    if (done.recomputed()) {
       LOG.info("Stage {} recomputed its lost output", stageId);
-      jobEvents.stageCompleted(stageId, stages.get(stageId).tasks().size(), RECOMPUTED, true);
-      inputRecomputed(stageId);
+      jobEvents.stageCompleted(stageId, tasks, RECOMPUTED, true);
+      inputRecomputed(stageId, done.resumed());
       return;
     }
     stagesDone++;
-    for (int p : shuffleParents(stages.get(stageId))) {
-      if (readersLeft.merge(p, -1, Integer::sum) == 0) {
-        consumed.add(p);
-        if (dynamic != null) {
-          dynamic.shuffleCleaned(p, clock.nowMs());
-        }
-      }
-      if (readersDone.merge(p, 1, Integer::sum) == plan.readersOf(p)) {
-        cleanShuffle(p, "every stage that reads it completed");
-      }
+    if (dynamic != null) {
+      done.consumed().forEach(p -> dynamic.shuffleCleaned(p, clock.nowMs()));
     }
-    jobEvents.stageCompleted(stageId, stages.get(stageId).tasks().size());
+    done.removable().forEach(p -> cleanShuffle(p, "every stage that reads it completed"));
+    jobEvents.stageCompleted(stageId, tasks);
     if (streaming != null) {
       LOG.info("Stage {} completed", stageId);
       streaming.stageCompleted(stageId);
@@ -1169,7 +1116,7 @@ public final class Driver implements DriverService.SessionHandler {
    * disks until it ends. Its locations stay known until the stage is forgotten.
    */
   private void cleanShuffle(int shuffleId, String why) {
-    Stage stage = stages.get(shuffleId);
+    Stage stage = lineage.stage(shuffleId);
     if (stage == null || !stage.writesShuffle() || !mapOutputs.isShuffle(shuffleId)) {
       return;
     }
