@@ -54,7 +54,7 @@ import org.elasticam.am.events.EventLog;
 import org.elasticam.am.events.ExecutorSeconds;
 import org.elasticam.am.metrics.AmMetrics;
 import org.elasticam.am.job.BuiltInJobs;
-import org.elasticam.am.job.JobPlan;
+import org.elasticam.engine.job.JobPlan;
 import org.elasticam.am.job.JobArgsFile;
 import org.elasticam.am.job.JobSpec;
 import org.elasticam.am.job.StreamingPlan;

@@ -17,7 +17,7 @@ import java.util.jar.JarFile;
 import org.elasticam.engine.scheduling.TaskErrors;
 import org.elasticam.am.job.BuiltInJobs;
 import org.elasticam.am.job.DagPlan;
-import org.elasticam.am.job.JobPlan;
+import org.elasticam.engine.job.JobPlan;
 import org.elasticam.am.job.JobSpec;
 import org.elasticam.api.Stage;
 import org.elasticam.api.Task;

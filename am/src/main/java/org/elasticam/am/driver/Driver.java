@@ -54,7 +54,8 @@ import org.elasticam.engine.events.JobEvents;
 import org.elasticam.engine.executors.ExecutorSlots;
 import org.elasticam.engine.lineage.MapOutputs;
 import org.elasticam.engine.lineage.StageLineage;
-import org.elasticam.am.job.JobPlan;
+import org.elasticam.engine.recovery.Resumption;
+import org.elasticam.engine.job.JobPlan;
 import org.elasticam.am.job.StreamingPlan;
 import org.elasticam.allocator.streaming.StreamingDecision;
 import org.elasticam.allocator.streaming.StreamingPolicy;
@@ -234,87 +235,24 @@ public final class Driver implements DriverService.SessionHandler {
     loop.every(java.time.Duration.ofMillis(org.elasticam.allocator.dynamic.AllocationPolicy.TICK_MS), this::tick);
   }
 
-  /**
-   * Walks the plan as the earlier attempts did: a stage they completed is marked done with its
-   * shuffle output where they left it, and its children are released as before; every other stage
-   * is submitted. Output only a dead executor served is lost now, so its maps run again before a
-   * reader needs them; survivors' output stays while they re-register.
-   */
+  /** Picks the job up where the earlier attempts left it ({@link Resumption}), and submits the rest. */
   private void resumeAfterRestart() {
-    long now = clock.nowMs();
-    Map<Integer, org.elasticam.rpc.journal.JournalStage> done = Recovery.byStage(recovery.completedStages());
-    Map<Integer, org.elasticam.rpc.journal.JournalStage> running = Recovery.byStage(recovery.runningStages());
-    java.util.ArrayDeque<JobPlan.Submission> walk = new java.util.ArrayDeque<>(plan.start(now));
-    List<JobPlan.Submission> toSubmit = new ArrayList<>();
-    Set<String> writers = new HashSet<>();
-    int skipped = 0;
-    while (!walk.isEmpty()) {
-      JobPlan.Submission s = walk.poll();
-      Stage stage = s.stage();
-      org.elasticam.rpc.journal.JournalStage j = done.get(stage.id());
-      if (j == null && running.containsKey(stage.id())) {
-        Set<Integer> kept = tasksThatStayDone(stage, running.get(stage.id()));
-        if (kept.size() < stage.tasks().size()) {
-          partlyDone.put(stage.id(), kept);
-          toSubmit.add(s);
-          continue;
-        }
-        // Every task had succeeded; only the stage's completion was not recorded.
-        j = running.get(stage.id());
-      }
-      if (j == null) {
-        toSubmit.add(s);
-        continue;
-      }
-      lineage.recovered(stage);
-      if (stage.writesShuffle()) {
-        for (org.elasticam.rpc.journal.JournalMapOutput o : j.getOutputsList()) {
-          if (o.getMapId() >= 0 && o.getMapId() < stage.tasks().size()) {
-            mapOutputs.put(stage.id(), o.getMapId(), Recovery.output(o));
-            writers.add(o.getExecutorId());
-          }
-        }
-      }
-      stagesDone++;
-      skipped++;
-      recoveredTasks += stage.tasks().size();
+    Resumption.Resumed r = Resumption.resume(plan, clock.nowMs(), Recovery.recorded(recovery.completedStages()),
+        Recovery.recorded(recovery.runningStages()), recovery.survivors(), lineage);
+    for (Stage stage : r.completed()) {
       jobEvents.stageCompleted(stage.id(), stage.tasks().size(), RECOVERED, true);
-      // A pause the plan keeps after this stage runs from when it really completed.
-      walk.addAll(plan.stageCompleted(stage.id(), j.getCompletedAtMs() > 0 ? j.getCompletedAtMs() : now));
     }
-    writers.removeAll(recovery.survivors());
-    writers.forEach(mapOutputs::executorLost);
+    stagesDone += r.completed().size();
+    recoveredTasks += r.recoveredTasks();
+    partlyDone.putAll(r.partlyDone());
     LOG.info("Resuming after an AM restart: {} of {} stages were completed by an earlier attempt; {} executor(s)"
-        + " of it are still running and have {} to re-register", skipped, plan.totalStages(),
+        + " of it are still running and have {} to re-register", r.completed().size(), plan.totalStages(),
         recovery.survivors().size(), org.elasticam.conf.Durations.format(recovery.reregisterTimeout()));
     if (stagesDone == plan.totalStages()) {
       finish(Outcome.succeeded("all " + plan.totalStages() + " stages had succeeded before the AM restarted"));
       return;
     }
-    submitAll(toSubmit);
-  }
-
-  /**
-   * The tasks of a stage the earlier attempt was running that need not run again: those that
-   * succeeded, and for a shuffle stage only those whose output outlived the restart (served by a
-   * shuffle service, or by an executor that is coming back). Their output is registered now.
-   */
-  private Set<Integer> tasksThatStayDone(Stage stage, org.elasticam.rpc.journal.JournalStage j) {
-    int n = stage.tasks().size();
-    Set<Integer> kept = new java.util.TreeSet<>();
-    if (!stage.writesShuffle()) {
-      j.getDoneTasksList().stream().filter(t -> t >= 0 && t < n).forEach(kept::add);
-      return kept;
-    }
-    mapOutputs.register(stage.id(), n);
-    for (org.elasticam.rpc.journal.JournalMapOutput o : j.getOutputsList()) {
-      if (o.getMapId() >= 0 && o.getMapId() < n
-          && (o.getExternal() || recovery.survivors().contains(o.getExecutorId()))) {
-        mapOutputs.put(stage.id(), o.getMapId(), Recovery.output(o));
-        kept.add(o.getMapId());
-      }
-    }
-    return kept;
+    submitAll(r.toSubmit());
   }
 
   /** Survivors that did not come back in time are released; output only they served is lost. */

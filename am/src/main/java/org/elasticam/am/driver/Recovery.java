@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import org.elasticam.rpc.journal.JournalMapOutput;
 import org.elasticam.engine.lineage.MapOutputs;
+import org.elasticam.engine.recovery.Resumption;
 import org.elasticam.rpc.journal.JournalStage;
 import org.elasticam.rpc.journal.StreamProgress;
 
@@ -31,12 +32,6 @@ public record Recovery(List<JournalStage> completedStages, List<JournalStage> ru
     survivors = Set.copyOf(survivors);
   }
 
-  static Map<Integer, JournalStage> byStage(List<JournalStage> stages) {
-    Map<Integer, JournalStage> m = new LinkedHashMap<>();
-    stages.forEach(s -> m.put(s.getStageId(), s));
-    return m;
-  }
-
   /** The journal's record of a completed stage and where its map outputs are. */
   static JournalStage stage(int stageId, List<MapOutputs.Output> outputs, long completedAtMs) {
     JournalStage.Builder b = JournalStage.newBuilder().setStageId(stageId).setCompletedAtMs(completedAtMs);
@@ -52,6 +47,18 @@ public record Recovery(List<JournalStage> completedStages, List<JournalStage> ru
   static JournalMapOutput output(int mapId, MapOutputs.Output o) {
     return JournalMapOutput.newBuilder().setMapId(mapId).setExecutorId(o.executorId()).setHost(o.host())
         .setPort(o.port()).addAllLocalDirs(o.localDirs()).setExternal(o.external()).build();
+  }
+
+  /** The journal's stages as the engine reads them. */
+  static List<Resumption.RecordedStage> recorded(List<JournalStage> stages) {
+    List<Resumption.RecordedStage> out = new ArrayList<>();
+    for (JournalStage s : stages) {
+      List<Resumption.RecordedOutput> outputs = new ArrayList<>();
+      s.getOutputsList().forEach(o -> outputs.add(new Resumption.RecordedOutput(o.getMapId(), output(o))));
+      out.add(new Resumption.RecordedStage(s.getStageId(), s.getCompletedAtMs(), List.copyOf(s.getDoneTasksList()),
+          outputs));
+    }
+    return out;
   }
 
   static MapOutputs.Output output(JournalMapOutput o) {

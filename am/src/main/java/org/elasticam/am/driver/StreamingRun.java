@@ -18,7 +18,7 @@ import org.elasticam.allocator.streaming.StreamingDecision;
 import org.elasticam.allocator.streaming.StreamingPolicy;
 import org.elasticam.am.events.EventLog;
 import org.elasticam.am.job.DagPlan;
-import org.elasticam.am.job.JobPlan;
+import org.elasticam.engine.job.JobPlan;
 import org.elasticam.am.job.StreamingPlan;
 import org.elasticam.api.Stage;
 import org.elasticam.time.Clock;

@@ -14,6 +14,7 @@ import org.elasticam.api.StreamingJob;
 import org.elasticam.api.TaskSpec;
 import org.elasticam.workload.stream.BatchLoad;
 import org.elasticam.workload.stream.RateProfile;
+import org.elasticam.engine.job.JobPlan;
 
 /** Turns a {@link JobSpec} into a {@link JobPlan}, in the ApplicationMaster. */
 public final class BuiltInJobs {

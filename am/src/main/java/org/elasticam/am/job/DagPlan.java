@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.elasticam.api.Stage;
+import org.elasticam.engine.job.JobPlan;
 
 /**
  * Stages with parents: each is submitted the moment its last parent completes, or a fixed pause

@@ -6,6 +6,7 @@ import org.elasticam.api.BatchInput;
 import org.elasticam.api.Stage;
 import org.elasticam.api.StreamingJob;
 import org.elasticam.workload.stream.BatchLoad;
+import org.elasticam.engine.job.JobPlan;
 
 /**
  * A streaming job: {@code batches} micro-batches, one every {@code batchMs}, each the stages a

@@ -13,6 +13,7 @@ import org.elasticam.workload.ReplayStage;
 import org.elasticam.workload.ReplayTask;
 import org.elasticam.workload.Trace;
 import org.elasticam.workload.TraceFormatException;
+import org.elasticam.engine.job.JobPlan;
 
 /**
  * A recorded workload replayed by the rule of DESIGN §5 (the {@code workload} module's

@@ -37,6 +37,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.elasticam.engine.job.JobPlan;
 
 /**
  * An AM restart as the control plane sees it, with real executor backends on loopback: the first
@@ -96,11 +97,11 @@ class AmRestartControlPlaneTest {
         List.of("sleep", "--stages", "2", "--tasks", "4", "--task-ms", "1500")))), recorder);
   }
 
-  private Attempt attempt(Recovery recovery, org.elasticam.am.job.JobPlan plan) throws Exception {
+  private Attempt attempt(Recovery recovery, org.elasticam.engine.job.JobPlan plan) throws Exception {
     return attempt(recovery, plan, recorder);
   }
 
-  private Attempt attempt(Recovery recovery, org.elasticam.am.job.JobPlan plan, Recovery.Journal j)
+  private Attempt attempt(Recovery recovery, org.elasticam.engine.job.JobPlan plan, Recovery.Journal j)
       throws Exception {
     CompletableFuture<Outcome> outcome = new CompletableFuture<>();
     AmLoop loop = new AmLoop(outcome::completeExceptionally);
@@ -175,7 +176,7 @@ class AmRestartControlPlaneTest {
   void theTasksOfARunningStageThatSucceededBeforeTheRestartDoNotRunAgain() throws Exception {
     Configuration conf = new Configuration();
     String staging = java.nio.file.Files.createDirectories(scratch.resolve("staging")).toUri().toString();
-    org.elasticam.am.job.JobPlan plan = new DagPlan(BuiltInJobs.sleepStages(JobSpec.parse(
+    org.elasticam.engine.job.JobPlan plan = new DagPlan(BuiltInJobs.sleepStages(JobSpec.parse(
         List.of("sleep", "--stages", "2", "--tasks", "8", "--task-ms", "1000"))));
     org.elasticam.am.recovery.RecoveryJournal j1 = org.elasticam.am.recovery.RecoveryJournal.start(conf, staging, 1, 3,
         List.of(), List.of(), List.of(), StreamProgress.getDefaultInstance(), () -> 0);
@@ -214,7 +215,7 @@ class AmRestartControlPlaneTest {
     }
   }
 
-  private static org.elasticam.am.job.JobPlan plan() {
+  private static org.elasticam.engine.job.JobPlan plan() {
     return new DagPlan(BuiltInJobs.sleepStages(JobSpec.parse(
         List.of("sleep", "--stages", "2", "--tasks", "8", "--task-ms", "1000"))));
   }

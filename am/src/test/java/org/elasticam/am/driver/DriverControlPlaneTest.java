@@ -36,6 +36,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.elasticam.engine.job.JobPlan;
 
 /**
  * The driver and real executor backends over a real gRPC connection on loopback, with the
@@ -63,17 +64,17 @@ class DriverControlPlaneTest {
     return startDriver(new DagPlan(BuiltInJobs.sleepStages(JobSpec.parse(job))), null);
   }
 
-  private int startDriver(org.elasticam.am.job.JobPlan plan, StreamingPolicy streamingPolicy) throws Exception {
+  private int startDriver(org.elasticam.engine.job.JobPlan plan, StreamingPolicy streamingPolicy) throws Exception {
     return startDriver(plan, streamingPolicy, Duration.ofSeconds(30));
   }
 
-  private int startDriver(org.elasticam.am.job.JobPlan plan, StreamingPolicy streamingPolicy,
+  private int startDriver(org.elasticam.engine.job.JobPlan plan, StreamingPolicy streamingPolicy,
       Duration registrationTimeout) throws Exception {
     // Scheduling starts with the first executor, unless a test waits for more.
     return startDriver(plan, streamingPolicy, registrationTimeout, 0.0, Duration.ZERO);
   }
 
-  private int startDriver(org.elasticam.am.job.JobPlan plan, StreamingPolicy streamingPolicy,
+  private int startDriver(org.elasticam.engine.job.JobPlan plan, StreamingPolicy streamingPolicy,
       Duration registrationTimeout, double minRegisteredRatio, Duration maxRegisteredWait) throws Exception {
     loop = new AmLoop(outcome::completeExceptionally);
     driver = new Driver(new DriverSettings("app_1", 2, 1, 2, Duration.ZERO, Duration.ofMillis(200),

@@ -1,4 +1,4 @@
-package org.elasticam.am.job;
+package org.elasticam.engine.job;
 
 import java.util.List;
 import org.elasticam.api.Stage;
