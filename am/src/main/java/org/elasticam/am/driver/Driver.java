@@ -51,6 +51,7 @@ import org.elasticam.engine.scheduling.TaskScheduler;
 import org.elasticam.am.events.EventLog;
 import org.elasticam.engine.allocation.AllocationFeedback;
 import org.elasticam.engine.events.JobEvents;
+import org.elasticam.engine.executors.ExecutorRoster;
 import org.elasticam.engine.executors.ExecutorSlots;
 import org.elasticam.engine.lineage.MapOutputs;
 import org.elasticam.engine.lineage.StageLineage;
@@ -112,22 +113,19 @@ public final class Driver implements DriverService.SessionHandler {
   private final Map<String, ExecutorSession> executors = new LinkedHashMap<>();
   /** The newest tokens an AM with a keytab obtained, as sent; null until the first renewal. */
   private DriverMessage latestCredentials;
-  private final Set<String> gone = new HashSet<>();
   private final ExecutorSlots slots = new ExecutorSlots();
+  private final ExecutorRoster roster = new ExecutorRoster();
   private final AllocationFeedback dynamic;
-  private final Set<String> draining = new HashSet<>();
   private final StageLineage lineage;
   private final MapOutputs mapOutputs;
   private ShuffleCleaner shuffleCleaner = ShuffleCleaner.NONE;
   /** Nodes being decommissioned, until they leave or are recommissioned. */
-  private final Set<String> decommissioning = new HashSet<>();
   private final StreamingPolicy streamingPolicy;
   private final StreamingRun streaming;
   /**
    * Executors to remove once idle, with why (a streaming policy chose them, or their node is being
    * decommissioned): they get no new tasks.
    */
-  private final Map<String, String> retiring = new LinkedHashMap<>();
   private int target;
   private long lastSpeculationCheckMs;
   private int stagesDone;
@@ -140,7 +138,6 @@ public final class Driver implements DriverService.SessionHandler {
   private boolean schedulingStarted;
   private Recovery.Journal journal = Recovery.Journal.NONE;
   /** Survivors of the earlier attempt that have not re-registered yet. */
-  private final Set<String> awaitingReattach = new java.util.LinkedHashSet<>();
   /** Tasks of stages an earlier attempt completed, for progress. */
   private int recoveredTasks;
   /** Stages an earlier attempt was running, by id: the tasks that succeeded there run no more. */
@@ -200,7 +197,7 @@ public final class Driver implements DriverService.SessionHandler {
    */
   public void recover(Recovery r) {
     this.recovery = r;
-    awaitingReattach.addAll(r.survivors());
+    roster.awaitReattach(r.survivors());
   }
 
   /** Asks for the job's executors, submits the first stages, and starts the scheduling tick. */
@@ -257,7 +254,7 @@ public final class Driver implements DriverService.SessionHandler {
 
   /** Survivors that did not come back in time are released; output only they served is lost. */
   private void giveUpOnSurvivors() {
-    for (String id : List.copyOf(awaitingReattach)) {
+    for (String id : roster.stillAwaited()) {
       survivorGone(id);
       String why = "lost: it did not re-register within "
           + org.elasticam.conf.Durations.format(recovery.reregisterTimeout())
@@ -268,8 +265,7 @@ public final class Driver implements DriverService.SessionHandler {
   }
 
   private void survivorGone(String id) {
-    if (awaitingReattach.remove(id)) {
-      gone.add(id);
+    if (roster.survivorGone(id)) {
       Set<Integer> lost = mapOutputs.executorLost(id);
       if (!lost.isEmpty()) {
         LOG.info("Executor {} did not come back after the AM restart: its shuffle output of stage(s) {} is lost", id,
@@ -300,7 +296,7 @@ public final class Driver implements DriverService.SessionHandler {
   private final class StreamingHost implements StreamingRun.Host {
     @Override
     public int registeredExecutors() {
-      return executors.size() - retiring.size();
+      return executors.size() - roster.retiringCount();
     }
 
     @Override
@@ -369,7 +365,7 @@ public final class Driver implements DriverService.SessionHandler {
     }
     syncTarget();
     for (String id : d.remove()) {
-      if (executors.containsKey(id) && retiring.putIfAbsent(id, "removed by the streaming policy") == null) {
+      if (executors.containsKey(id) && roster.retire(id, "removed by the streaming policy")) {
         LOG.info("Retiring executor {}: {}", id, d.reason());
         retireIfIdle(id);
       }
@@ -377,11 +373,11 @@ public final class Driver implements DriverService.SessionHandler {
   }
 
   private void retireIfIdle(String id) {
-    String why = retiring.get(id);
-    if (why != null && executors.containsKey(id) && scheduler.runningOn(id) == 0) {
-      draining.add(id);
-      allocator.killExecutor(id, why);
-      executorLost(id, why, false);
+    Optional<String> why = roster.retiringWhy(id);
+    if (why.isPresent() && executors.containsKey(id) && scheduler.runningOn(id) == 0) {
+      roster.removing(id);
+      allocator.killExecutor(id, why.get());
+      executorLost(id, why.get(), false);
     }
   }
 
@@ -401,7 +397,7 @@ public final class Driver implements DriverService.SessionHandler {
             ? "idle: no task past its idle deadline; its shuffle output stays served by its node's shuffle service"
             : "idle: no task past its idle deadline";
         LOG.info("Removing executor {}: {}", id, why);
-        draining.add(id);
+        roster.removing(id);
         allocator.killExecutor(id, why);
         executorLost(id, "removed: idle", false);
       }
@@ -529,9 +525,9 @@ public final class Driver implements DriverService.SessionHandler {
   /** The allocator launched an executor: it must register within the registration timeout. */
   public void executorLaunched(String executorId) {
     loop.schedule(settings.registrationTimeout(), () -> {
-      if (outcome == null && !executors.containsKey(executorId) && !gone.contains(executorId)
+      if (outcome == null && !executors.containsKey(executorId) && !roster.isGone(executorId)
           && allocator.launched(executorId).isPresent()) {
-        gone.add(executorId);
+        roster.gone(executorId);
         allocator.killFailedExecutor(executorId, "it did not register within "
             + org.elasticam.conf.Durations.format(settings.registrationTimeout())
             + " (elasticam.executor.registrationTimeout)");
@@ -587,7 +583,7 @@ public final class Driver implements DriverService.SessionHandler {
     session.localDirs = List.copyOf(r.getLocalDirsList());
     session.shuffleExternal = r.getShuffleExternal();
     session.lastHeardMs = clock.nowMs();
-    boolean survivor = awaitingReattach.remove(id);
+    boolean survivor = roster.reattached(id);
     executors.put(id, session);
     slots.add(new ExecutorSlots.Executor(id, r.getHost(), session.slots));
     allocator.executorRegistered(id);
@@ -640,7 +636,7 @@ public final class Driver implements DriverService.SessionHandler {
     if (outcome != null) {
       return "the application is ending";
     }
-    if (executors.containsKey(id) || gone.contains(id)) {
+    if (executors.containsKey(id) || roster.isGone(id)) {
       return "executor " + id + " already registered once";
     }
     Optional<AllocatorPort.Launched> launched = allocator.launched(id);
@@ -678,7 +674,7 @@ public final class Driver implements DriverService.SessionHandler {
    * so a stage that reads it later first runs those maps again.
    */
   public void nodeLost(String host, String state) {
-    decommissioning.remove(host);
+    roster.hostGone(host);
     String why = "its node " + host + " is " + state;
     for (ExecutorSession s : List.copyOf(executors.values())) {
       if (host.equals(s.host)) {
@@ -697,11 +693,11 @@ public final class Driver implements DriverService.SessionHandler {
    * when the node leaves, nothing is lost and no reducer waits.
    */
   public void nodeDecommissioning(String host, String timeout) {
-    if (!decommissioning.add(host)) {
+    if (!roster.decommissioning(host)) {
       return;
     }
     for (ExecutorSession s : List.copyOf(executors.values())) {
-      if (host.equals(s.host) && retiring.putIfAbsent(s.executorId, DECOMMISSIONING) == null) {
+      if (host.equals(s.host) && roster.retire(s.executorId, DECOMMISSIONING)) {
         LOG.info("Retiring executor {}: its node {} is being decommissioned ({})", s.executorId, host, timeout);
         retireIfIdle(s.executorId);
       }
@@ -714,11 +710,11 @@ public final class Driver implements DriverService.SessionHandler {
 
   /** The node is back in service: its executors that were retiring for it stay after all. */
   public void nodeRecommissioned(String host) {
-    if (!decommissioning.remove(host)) {
+    if (!roster.recommissioned(host)) {
       return;
     }
     for (ExecutorSession s : executors.values()) {
-      if (host.equals(s.host) && retiring.remove(s.executorId, DECOMMISSIONING)) {
+      if (host.equals(s.host) && roster.staysAfterRecommission(s.executorId)) {
         LOG.info("Executor {} stays: its node {} was recommissioned", s.executorId, host);
       }
     }
@@ -727,7 +723,7 @@ public final class Driver implements DriverService.SessionHandler {
   }
 
   /** How the release of an executor whose node is being decommissioned begins. */
-  public static final String DECOMMISSIONING = "its node is being decommissioned";
+  public static final String DECOMMISSIONING = ExecutorRoster.DECOMMISSIONING;
 
   /**
    * The ResourceManager is about to preempt: give back what it will take before it kills anything,
@@ -737,16 +733,12 @@ public final class Driver implements DriverService.SessionHandler {
    * only it can serve; busy ones, too, get no new tasks and go when idle.
    */
   public void preemptionRequested(List<String> named, int more) {
-    named.stream().filter(id -> !executors.containsKey(id) && !gone.contains(id)
+    named.stream().filter(id -> !executors.containsKey(id) && !roster.isGone(id)
         && allocator.launched(id).isPresent()).forEach(this::giveBackUnregistered);
-    List<String> chosen = new ArrayList<>();
-    named.stream().filter(executors::containsKey).forEach(chosen::add);
-    List<String> candidates = executors.keySet().stream().filter(id -> !chosen.contains(id)
-        && !retiring.containsKey(id) && !mapOutputs.holdsUnservedOutput(id))
-        .sorted(java.util.Comparator.comparingInt(scheduler::runningOn)).toList();
-    chosen.addAll(candidates.subList(0, Math.min(more, candidates.size())));
+    List<String> chosen = roster.toGiveBack(named, more, List.copyOf(executors.keySet()),
+        mapOutputs::holdsUnservedOutput, scheduler::runningOn);
     for (String id : chosen) {
-      if (retiring.putIfAbsent(id, GIVEN_BACK + " before it preempts it") == null) {
+      if (roster.retire(id, GIVEN_BACK + " before it preempts it")) {
         LOG.info("Giving back executor {} ({} running task(s)): the ResourceManager is about to preempt {}", id,
             scheduler.runningOn(id), named.contains(id) ? "its container" : more + " of our containers");
         retireIfIdle(id);
@@ -759,7 +751,7 @@ public final class Driver implements DriverService.SessionHandler {
    * goes back at once, and its executor, should it still register, is refused.
    */
   private void giveBackUnregistered(String id) {
-    gone.add(id);
+    roster.gone(id);
     LOG.info("Giving back executor {}, launched and not registered yet: the ResourceManager is about to preempt"
         + " its container", id);
     allocator.killExecutor(id, GIVEN_BACK + " before it preempts it (its executor had not registered)");
@@ -776,7 +768,7 @@ public final class Driver implements DriverService.SessionHandler {
   private void executorLost(String id, String why, boolean release) {
     ExecutorSession s = executors.remove(id);
     slots.remove(id);
-    gone.add(id);
+    roster.gone(id);
     if (s != null) {
       s.end();
     }
@@ -792,11 +784,11 @@ public final class Driver implements DriverService.SessionHandler {
       dynamic.tasksLost(requeued, clock.nowMs());
       dynamic.executorRemoved(id, clock.nowMs());
     }
-    retiring.remove(id);
+    boolean expected = roster.ended(id);
     if (streaming != null) {
       streaming.executorRemoved(id, clock.nowMs());
     }
-    if (outcome == null && !draining.remove(id)) {
+    if (outcome == null && !expected) {
       LOG.warn("Lost executor {}: {}; {} running task(s) go back to pending", id, why, requeued.size());
       if (release) {
         allocator.killExecutor(id, "lost: " + why);
@@ -846,7 +838,7 @@ public final class Driver implements DriverService.SessionHandler {
         || executors.isEmpty() || !enoughRegistered()) {
       return;
     }
-    List<TaskScheduler.Offer> offers = slots.offers(scheduler, id -> draining.contains(id) || retiring.containsKey(id));
+    List<TaskScheduler.Offer> offers = slots.offers(scheduler, roster::offersNothing);
     for (TaskAttempt a : scheduler.schedule(offers, clock.nowMs())) {
       if (dynamic != null) {
         dynamic.taskStarted(a, clock.nowMs());
@@ -1099,7 +1091,7 @@ public final class Driver implements DriverService.SessionHandler {
       s.send(DriverMessage.newBuilder().setShutdown(Shutdown.newBuilder().setReason(reason)).build());
       s.end();
     }
-    gone.addAll(executors.keySet());
+    executors.keySet().forEach(roster::gone);
     executors.clear();
   }
 
