@@ -27,7 +27,7 @@ import org.elasticam.allocator.exit.ExitStatus;
 import org.elasticam.allocator.model.ExecutorId;
 import org.elasticam.allocator.plan.Action.ContainerCompleted;
 import org.elasticam.am.driver.Driver;
-import org.elasticam.am.driver.Outcome;
+import org.elasticam.engine.job.Outcome;
 import org.elasticam.am.events.EventLog;
 import org.elasticam.am.events.ExecutorSeconds;
 import org.elasticam.am.metrics.AmMetrics;

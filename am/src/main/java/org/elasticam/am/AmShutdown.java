@@ -10,7 +10,7 @@ import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
 import org.apache.hadoop.yarn.client.api.AMRMClient;
 import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
-import org.elasticam.am.driver.Outcome;
+import org.elasticam.engine.job.Outcome;
 import org.elasticam.am.yarn.YarnAllocator;
 import org.elasticam.conf.ElasticConf;
 import org.elasticam.conf.YarnKeys;

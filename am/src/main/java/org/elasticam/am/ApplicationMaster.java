@@ -47,8 +47,8 @@ import org.elasticam.am.driver.Driver;
 import org.elasticam.am.security.AppAcls;
 import org.elasticam.am.security.TokenRenewer;
 import org.elasticam.am.driver.DriverService;
-import org.elasticam.am.driver.DriverSettings;
-import org.elasticam.am.driver.Outcome;
+import org.elasticam.engine.job.DriverSettings;
+import org.elasticam.engine.job.Outcome;
 import org.elasticam.engine.scheduling.TaskScheduler;
 import org.elasticam.am.events.EventLog;
 import org.elasticam.am.events.ExecutorSeconds;
@@ -57,7 +57,7 @@ import org.elasticam.am.job.BuiltInJobs;
 import org.elasticam.engine.job.JobPlan;
 import org.elasticam.am.job.JobArgsFile;
 import org.elasticam.am.job.JobSpec;
-import org.elasticam.am.job.StreamingPlan;
+import org.elasticam.engine.job.StreamingPlan;
 import org.elasticam.am.loop.AmLoop;
 import org.elasticam.am.status.LivePageFront;
 import org.elasticam.am.status.StatusServer;
@@ -259,7 +259,7 @@ public final class ApplicationMaster {
   }
 
   private Outcome drive(AmRun run, DriverHolder holder, YarnAllocator allocator, AMRMClient<ContainerRequest> amClient,
-      JobPlan plan, AmRestart.Restart restart, String amHost, int rpcPort, org.elasticam.am.driver.ShuffleCleaner cleaner)
+      JobPlan plan, AmRestart.Restart restart, String amHost, int rpcPort, org.elasticam.engine.job.ShuffleCleaner cleaner)
       throws Exception {
     AmLoop loop = run.loop();
     EventLog events = run.events();

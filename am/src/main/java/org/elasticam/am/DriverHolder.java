@@ -5,7 +5,7 @@ import java.util.Map;
 import org.elasticam.am.driver.Driver;
 import org.elasticam.am.driver.DriverService;
 import org.elasticam.am.driver.ExecutorSession;
-import org.elasticam.am.driver.Outcome;
+import org.elasticam.engine.job.Outcome;
 import org.elasticam.am.yarn.YarnAllocator;
 import org.elasticam.rpc.proto.ExecutorMessage;
 

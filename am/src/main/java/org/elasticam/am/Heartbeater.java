@@ -11,7 +11,7 @@ import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
 import org.apache.hadoop.yarn.exceptions.ApplicationAttemptNotFoundException;
 import org.elasticam.am.driver.Driver;
 import org.elasticam.am.metrics.AmMetrics;
-import org.elasticam.am.driver.Outcome;
+import org.elasticam.engine.job.Outcome;
 import org.elasticam.am.loop.AmLoop;
 import org.elasticam.am.yarn.YarnAllocator;
 import org.elasticam.time.Clock;

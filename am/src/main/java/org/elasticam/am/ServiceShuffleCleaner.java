@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import org.elasticam.am.driver.ShuffleCleaner;
+import org.elasticam.engine.job.ShuffleCleaner;
 import org.elasticam.shuffle.client.ClientSettings;
 import org.elasticam.shuffle.client.ServiceAddress;
 import org.elasticam.shuffle.client.ShuffleClient;

@@ -4,7 +4,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.elasticam.allocator.model.ExecutorId;
-import org.elasticam.am.driver.AllocatorPort;
+import org.elasticam.engine.job.AllocatorPort;
 import org.elasticam.am.yarn.YarnAllocator;
 
 /** The driver's view of YarnAllocator; a target change wakes the heartbeat. */

@@ -51,7 +51,7 @@ class ModuleGraphTest {
     allow("shuffle-server", "shuffle-common", "conf");
     allow("shuffle-aux-service", "shuffle-server", "shuffle-common", "conf");
     allow("allocator", "conf");
-    allow("engine", "api", "conf", "allocator", "report");
+    allow("engine", "api", "conf", "allocator", "report", "workload");
     allow("launcher", "allocator", "conf");
     allow("executor", "conf", "api", "rpc", "shuffle-common", "shuffle-server");
     allow("testkit", "allocator", "launcher", "shuffle-common");

@@ -16,7 +16,7 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import org.elasticam.engine.scheduling.TaskErrors;
 import org.elasticam.am.job.BuiltInJobs;
-import org.elasticam.am.job.DagPlan;
+import org.elasticam.engine.job.DagPlan;
 import org.elasticam.engine.job.JobPlan;
 import org.elasticam.am.job.JobSpec;
 import org.elasticam.api.Stage;

@@ -49,6 +49,32 @@ public record Recovery(List<JournalStage> completedStages, List<JournalStage> ru
         .setPort(o.port()).addAllLocalDirs(o.localDirs()).setExternal(o.external()).build();
   }
 
+  /** What the engine starts from. */
+  org.elasticam.engine.recovery.Restarted restarted() {
+    return new org.elasticam.engine.recovery.Restarted(recorded(completedStages), recorded(runningStages), survivors,
+        reregisterTimeout, stream.getStartMs(), stream.getBatchesDone());
+  }
+
+  /** The engine's journal entries, written to {@code j} in the journal's protobuf form. */
+  static org.elasticam.engine.recovery.JobJournal journal(Journal j) {
+    return new org.elasticam.engine.recovery.JobJournal() {
+      @Override
+      public void stageCompleted(int stageId, List<MapOutputs.Output> outputs, long completedAtMs) {
+        j.stageCompleted(stage(stageId, outputs, completedAtMs));
+      }
+
+      @Override
+      public void taskSucceeded(int stageId, int task, MapOutputs.Output output) {
+        j.taskSucceeded(stageId, task, output == null ? null : output(task, output));
+      }
+
+      @Override
+      public void streamProgress(long startMs, int batchesDone) {
+        j.streamProgress(StreamProgress.newBuilder().setStartMs(startMs).setBatchesDone(batchesDone).build());
+      }
+    };
+  }
+
   /** The journal's stages as the engine reads them. */
   static List<Resumption.RecordedStage> recorded(List<JournalStage> stages) {
     List<Resumption.RecordedStage> out = new ArrayList<>();

@@ -15,6 +15,8 @@ import org.elasticam.api.TaskSpec;
 import org.elasticam.workload.stream.BatchLoad;
 import org.elasticam.workload.stream.RateProfile;
 import org.elasticam.engine.job.JobPlan;
+import org.elasticam.engine.job.DagPlan;
+import org.elasticam.engine.job.StreamingPlan;
 
 /** Turns a {@link JobSpec} into a {@link JobPlan}, in the ApplicationMaster. */
 public final class BuiltInJobs {

@@ -15,6 +15,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.elasticam.api.Stage;
 import org.elasticam.api.TaskSpec;
+import org.elasticam.engine.job.DagPlan;
 
 /**
  * {@code wordcount --input P --output P [--reducers N] [--pause-ms N]}: one map task per block of

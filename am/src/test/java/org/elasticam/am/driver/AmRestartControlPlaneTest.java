@@ -22,7 +22,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.elasticam.engine.scheduling.TaskScheduler;
 import org.elasticam.am.events.EventLog;
 import org.elasticam.am.job.BuiltInJobs;
-import org.elasticam.am.job.DagPlan;
+import org.elasticam.engine.job.DagPlan;
 import org.elasticam.am.job.JobSpec;
 import org.elasticam.am.loop.AmLoop;
 import org.elasticam.am.recovery.EndpointFile;
@@ -38,6 +38,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.elasticam.engine.job.JobPlan;
+import org.elasticam.engine.job.Outcome;
+import org.elasticam.engine.job.DriverSettings;
 
 /**
  * An AM restart as the control plane sees it, with real executor backends on loopback: the first

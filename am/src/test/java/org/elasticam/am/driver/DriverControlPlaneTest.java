@@ -23,7 +23,7 @@ import org.elasticam.allocator.streaming.StreamingDecision;
 import org.elasticam.allocator.streaming.StreamingPolicy;
 import org.elasticam.engine.scheduling.TaskScheduler;
 import org.elasticam.am.events.EventLog;
-import org.elasticam.am.job.DagPlan;
+import org.elasticam.engine.job.DagPlan;
 import org.elasticam.am.job.JobSpec;
 import org.elasticam.am.job.BuiltInJobs;
 import org.elasticam.am.loop.AmLoop;
@@ -37,6 +37,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.elasticam.engine.job.JobPlan;
+import org.elasticam.engine.job.Outcome;
+import org.elasticam.engine.job.DriverSettings;
 
 /**
  * The driver and real executor backends over a real gRPC connection on loopback, with the

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.elasticam.engine.job.AllocatorPort;
 
 /**
  * A stateful fake allocator for control-plane tests: executors 1 and 2 were launched in containers

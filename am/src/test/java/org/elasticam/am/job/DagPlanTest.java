@@ -7,6 +7,8 @@ import org.elasticam.api.Stage;
 import org.elasticam.workload.stream.BatchLoad;
 import org.elasticam.workload.stream.RateProfile;
 import org.junit.jupiter.api.Test;
+import org.elasticam.engine.job.DagPlan;
+import org.elasticam.engine.job.StreamingPlan;
 
 class DagPlanTest {
 

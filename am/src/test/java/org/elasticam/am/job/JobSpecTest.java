@@ -10,6 +10,7 @@ import org.elasticam.api.Stage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.elasticam.engine.job.DagPlan;
 
 class JobSpecTest {
 

@@ -10,6 +10,7 @@ import org.elasticam.api.StreamingJob;
 import org.elasticam.workload.stream.BatchLoad;
 import org.elasticam.workload.stream.RateProfile;
 import org.junit.jupiter.api.Test;
+import org.elasticam.engine.job.StreamingPlan;
 
 class StreamingPlanTest {
 

@@ -1,4 +1,4 @@
-package org.elasticam.am.driver;
+package org.elasticam.engine.job;
 
 import static org.elasticam.report.events.EventFields.BATCH;
 import static org.elasticam.report.events.EventFields.DURATION_MS;
@@ -16,10 +16,10 @@ import java.util.Set;
 import org.elasticam.allocator.streaming.BatchStats;
 import org.elasticam.allocator.streaming.StreamingDecision;
 import org.elasticam.allocator.streaming.StreamingPolicy;
-import org.elasticam.am.events.EventLog;
-import org.elasticam.am.job.DagPlan;
+import org.elasticam.report.events.EventWriter;
+import org.elasticam.engine.job.DagPlan;
 import org.elasticam.engine.job.JobPlan;
-import org.elasticam.am.job.StreamingPlan;
+import org.elasticam.engine.job.StreamingPlan;
 import org.elasticam.api.Stage;
 import org.elasticam.time.Clock;
 import org.elasticam.time.Scheduler;
@@ -68,7 +68,7 @@ final class StreamingRun {
   private final boolean debug;
   private final Host host;
   private final Scheduler loop;
-  private final EventLog events;
+  private final EventWriter events;
   private final Clock clock;
   private long startMs;
   private int batch = -1;
@@ -88,7 +88,7 @@ final class StreamingRun {
   private String lastFailure;
 
   /** @param policy the streaming policy, or null when the executor count is static */
-  StreamingRun(StreamingPlan plan, StreamingPolicy policy, boolean debug, Host host, Scheduler loop, EventLog events,
+  StreamingRun(StreamingPlan plan, StreamingPolicy policy, boolean debug, Host host, Scheduler loop, EventWriter events,
       Clock clock, int maxConsecutiveFailedBatches) {
     this.maxConsecutiveFailedBatches = maxConsecutiveFailedBatches;
     this.plan = plan;

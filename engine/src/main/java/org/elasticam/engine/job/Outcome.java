@@ -1,4 +1,4 @@
-package org.elasticam.am.driver;
+package org.elasticam.engine.job;
 
 /** How the job ended. */
 public record Outcome(Status status, String diagnostics) {

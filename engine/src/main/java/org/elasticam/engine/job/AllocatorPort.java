@@ -1,4 +1,4 @@
-package org.elasticam.am.driver;
+package org.elasticam.engine.job;
 
 import java.util.Map;
 import java.util.Optional;

@@ -4,11 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
 import org.elasticam.engine.lineage.MapOutputs;
+import org.elasticam.engine.lineage.ShuffleInput;
 import org.elasticam.rpc.proto.MapOutputLocation;
 import org.elasticam.rpc.proto.ShuffleRead;
 import org.junit.jupiter.api.Test;
 
-class ShuffleReadsTest {
+class ShuffleReadTest {
 
   private final MapOutputs outputs = new MapOutputs();
 
@@ -24,7 +25,7 @@ class ShuffleReadsTest {
     outputs.put(0, 2, on("1", true));
     assertEquals(List.of(3), outputs.missing(0));
     outputs.put(0, 3, on("2", true));
-    ShuffleRead r = ShuffleReads.of(outputs, 0);
+    ShuffleRead r = ExecutorSession.read(ShuffleInput.of(outputs, 0));
     assertEquals(4, r.getMaps());
     assertEquals(2, r.getLocationsCount());
     MapOutputLocation first = r.getLocations(0);
@@ -41,6 +42,6 @@ class ShuffleReadsTest {
       outputs.put(0, m, on("1", true));
     }
     outputs.lose(0, List.of(1));
-    assertEquals(List.of(0, 2), ShuffleReads.of(outputs, 0).getLocations(0).getMapIdsList());
+    assertEquals(List.of(0, 2), ExecutorSession.read(ShuffleInput.of(outputs, 0)).getLocations(0).getMapIdsList());
   }
 }

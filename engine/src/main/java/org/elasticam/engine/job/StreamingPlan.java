@@ -1,4 +1,4 @@
-package org.elasticam.am.job;
+package org.elasticam.engine.job;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package org.elasticam.am.driver;
+package org.elasticam.engine.job;
 
 import java.time.Duration;
 import org.elasticam.engine.scheduling.TaskScheduler;

@@ -1,0 +1,31 @@
+package org.elasticam.engine.lineage;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a reduce task needs to fetch its partition of a shuffle: how many maps it has, and where
+ * their output is, grouped by the executor (and port) that serves it.
+ */
+public record ShuffleInput(int shuffleId, int maps, List<Location> locations) {
+
+  /** The maps one server holds. */
+  public record Location(String executorId, String host, int port, List<String> localDirs, List<Integer> mapIds) {}
+
+  /** The shuffle's known output now; missing maps are left out. */
+  public static ShuffleInput of(MapOutputs outputs, int shuffleId) {
+    List<MapOutputs.Output> all = outputs.outputs(shuffleId);
+    Map<String, Location> byServer = new LinkedHashMap<>();
+    for (int m = 0; m < all.size(); m++) {
+      MapOutputs.Output o = all.get(m);
+      if (o == null) {
+        continue;
+      }
+      byServer.computeIfAbsent(o.executorId() + "@" + o.host() + ":" + o.port(),
+          k -> new Location(o.executorId(), o.host(), o.port(), o.localDirs(), new ArrayList<>())).mapIds().add(m);
+    }
+    return new ShuffleInput(shuffleId, all.size(), List.copyOf(byServer.values()));
+  }
+}
