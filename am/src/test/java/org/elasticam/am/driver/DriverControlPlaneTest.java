@@ -173,24 +173,6 @@ class DriverControlPlaneTest {
   }
 
   @Test
-  void aLaunchedExecutorThatNeverRegistersIsReleasedAsAFailureAndOneThatDidIsNot() throws Exception {
-    int port = startDriver(new DagPlan(BuiltInJobs.sleepStages(JobSpec.parse("sleep", "--stages", "1", "--tasks", "1",
-        "--task-ms", "3000"))), null, Duration.ofMillis(500));
-    CompletableFuture<Integer> e1 = executor(port, 1, "c1", SECRET);
-    waitFor(() -> driver.registeredExecutors() == 1, "executor 1 registers");
-    loop.call(() -> {
-      driver.executorLaunched("1");
-      driver.executorLaunched("2");
-      return null;
-    });
-    waitFor(() -> !killed.isEmpty(), "the registration timeout passes");
-    Thread.sleep(300);
-    assertEquals(List.of("2: it did not register within 500ms (elasticam.executor.registrationTimeout)"), killed);
-    server.shutdownNow();
-    e1.get(20, TimeUnit.SECONDS);
-  }
-
-  @Test
   void renewedTokensReachLiveExecutorsAndOnesThatRegisterLater() throws Exception {
     int port = startDriver("sleep", "--stages", "1", "--tasks", "4", "--task-ms", "1500");
     CompletableFuture<Integer> e1 = executor(port, 1, "c1", SECRET);

@@ -181,7 +181,7 @@ class JobEngineTest {
   }
 
   @Test
-  void aLaunchedExecutorThatNeverRegistersIsReleasedAsAFailure() {
+  void aLaunchedExecutorThatNeverRegistersIsReleasedAsAFailureAndOneThatDidIsNot() {
     JobEngine e = engine(1, 2, 0.0, Duration.ZERO);
     allocator.launched.put("1", "c1");
     allocator.launched.put("2", "c2");
