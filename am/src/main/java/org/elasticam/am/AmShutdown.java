@@ -5,6 +5,7 @@ import static org.elasticam.report.events.EventFields.DIAGNOSTICS;
 import static org.elasticam.report.events.EventFields.EXECUTOR_SECONDS;
 import static org.elasticam.report.events.EventFields.FINAL_STATUS;
 
+import java.util.function.IntSupplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
@@ -28,6 +29,13 @@ final class AmShutdown {
   private static final Logger LOG = LoggerFactory.getLogger(AmShutdown.class);
   /** How long the AM waits for released containers to be reported completed before it unregisters. */
   private static final long DRAIN_MS = 5_000;
+  /**
+   * How long executors told to stop have to stop by themselves before their containers are
+   * released: an executor stops its tasks and waits up to 5 s for their clean-up (a speculative
+   * copy that lost deletes its temporary output); the NodeManager kills a released container's
+   * process at once.
+   */
+  private static final long STOP_GRACE_MS = 6_000;
 
   private final Configuration conf;
   private final ElasticConf elastic;
@@ -41,10 +49,14 @@ final class AmShutdown {
 
   /** Ends the attempt with {@code outcome}; returns the AM's exit code ({@link AmExitCodes}). */
   int finish(Outcome outcome, AmRun run, DriverHolder holder, YarnAllocator allocator,
-      AMRMClient<ContainerRequest> amClient, String trackingUrl) throws Exception {
+      AMRMClient<ContainerRequest> amClient, String trackingUrl, IntSupplier openSessions) throws Exception {
     run.loop().call(() -> {
       run.amEvents().ending();
       holder.finish(outcome);
+      return null;
+    });
+    awaitExecutorsStopped(run, openSessions);
+    run.loop().call(() -> {
       allocator.releaseAll("the application is ending");
       return null;
     });
@@ -71,6 +83,19 @@ final class AmShutdown {
     amClient.unregisterApplicationMaster(status, outcome.diagnostics(), trackingUrl);
     LOG.info("Unregistered with final status {}: {}", status, outcome.diagnostics());
     return exitCode(outcome, allocator);
+  }
+
+  /** Executors told to stop close their sessions once their tasks are stopped and cleaned up. */
+  private static void awaitExecutorsStopped(AmRun run, IntSupplier openSessions) throws InterruptedException {
+    long deadline = run.clock().nowMs() + STOP_GRACE_MS;
+    while (openSessions.getAsInt() > 0 && run.clock().nowMs() < deadline) {
+      run.clock().sleep(20);
+    }
+    int left = openSessions.getAsInt();
+    if (left > 0) {
+      LOG.info("{} executor(s) had not stopped {} ms after they were told to; releasing their containers", left,
+          STOP_GRACE_MS);
+    }
   }
 
   /**

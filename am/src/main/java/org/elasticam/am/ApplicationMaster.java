@@ -210,7 +210,8 @@ public final class ApplicationMaster {
     AMRMClient<ContainerRequest> amClient = clients.resourceManager();
     amClient.start();
     DriverHolder holder = new DriverHolder();
-    Server grpc = startControlPlane(loop, holder, run.secret());
+    DriverService service = new DriverService(loop, holder);
+    Server grpc = startControlPlane(service, loop, run.secret());
     StatusServer status = new StatusServer(LivePageFront.inContainer(conf, amHost, env.attempt().getApplicationId(),
         env.user(), AppAcls.of(elastic), env.webProxyBase()), new StatusServer.Source() {
       @Override
@@ -249,7 +250,8 @@ public final class ApplicationMaster {
               org.elasticam.shuffle.client.ClientSettings.from(elastic), clock)) {
         Outcome outcome = plan == null ? done.get()
             : drive(run, holder, allocator, amClient, plan, restart, dial[0], Integer.parseInt(dial[1]), cleaner);
-        return new AmShutdown(conf, elastic, env).finish(outcome, run, holder, allocator, amClient, trackingUrl);
+        return new AmShutdown(conf, elastic, env).finish(outcome, run, holder, allocator, amClient, trackingUrl,
+            service::openSessions);
       }
     } finally {
       grpc.shutdownNow();
@@ -313,8 +315,7 @@ public final class ApplicationMaster {
 
   // ---- pieces ---------------------------------------------------------------------------------
 
-  private Server startControlPlane(AmLoop loop, DriverHolder holder, byte[] secret) throws IOException {
-    DriverService service = new DriverService(loop, holder);
+  private Server startControlPlane(DriverService service, AmLoop loop, byte[] secret) throws IOException {
     RefusalLog refusals = new RefusalLog(clock, REFUSAL_LOG_INTERVAL);
     loop.every(REFUSAL_LOG_INTERVAL, refusals::flush);
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(0));

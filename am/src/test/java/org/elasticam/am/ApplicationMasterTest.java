@@ -20,12 +20,20 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.yarn.api.ApplicationMasterProtocol;
+import org.apache.hadoop.yarn.api.protocolrecords.AllocateRequest;
+import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
+import org.apache.hadoop.yarn.api.protocolrecords.FinishApplicationMasterRequest;
+import org.apache.hadoop.yarn.api.protocolrecords.FinishApplicationMasterResponse;
+import org.apache.hadoop.yarn.api.protocolrecords.RegisterApplicationMasterRequest;
+import org.apache.hadoop.yarn.api.protocolrecords.RegisterApplicationMasterResponse;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
 import org.apache.hadoop.yarn.client.api.AMRMClient;
 import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
+import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.elasticam.allocator.model.ExecutorId;
 import org.elasticam.am.conf.HadoopConfigSource;
 import org.elasticam.am.job.JobSpec;
@@ -62,6 +70,8 @@ class ApplicationMasterTest {
       .autoSchedule(true);
   private final ExecutorService executors = Executors.newCachedThreadPool();
   private final List<Integer> executorExits = new CopyOnWriteArrayList<>();
+  /** How many executors had stopped when the AM first released containers; -1 before it did. */
+  private volatile int stoppedAtFirstRelease = -1;
   private Path staging;
 
   @BeforeEach
@@ -90,6 +100,8 @@ class ApplicationMasterTest {
     assertEquals(List.of(), rm.liveContainers(), "every container given back before unregistering");
     assertFalse(Files.exists(staging), "the staging directory is removed at the end");
     assertEquals(2, executorExits.size(), "both executors were told to stop: " + executorExits);
+    assertEquals(2, stoppedAtFirstRelease, "the executors stopped (their tasks cleaned up) before their containers"
+        + " were released, which the NodeManager would kill at once");
   }
 
   @Test
@@ -133,11 +145,37 @@ class ApplicationMasterTest {
     }
   }
 
+  /** The fake ResourceManager, noting how many executors had stopped when the first release came. */
+  private final class RecordingResourceManager implements ApplicationMasterProtocol, java.io.Closeable {
+    @Override
+    public RegisterApplicationMasterResponse registerApplicationMaster(RegisterApplicationMasterRequest r)
+        throws YarnException, java.io.IOException {
+      return rm.registerApplicationMaster(r);
+    }
+
+    @Override
+    public FinishApplicationMasterResponse finishApplicationMaster(FinishApplicationMasterRequest r)
+        throws YarnException, java.io.IOException {
+      return rm.finishApplicationMaster(r);
+    }
+
+    @Override
+    public AllocateResponse allocate(AllocateRequest r) throws YarnException, java.io.IOException {
+      if (!r.getReleaseList().isEmpty() && stoppedAtFirstRelease < 0) {
+        stoppedAtFirstRelease = executorExits.size();
+      }
+      return rm.allocate(r);
+    }
+
+    @Override
+    public void close() {}
+  }
+
   /** The fake ResourceManager, one live node, and a launcher that starts each executor on a thread here. */
   private final class TestClients implements AmClients {
     @Override
     public AMRMClient<ContainerRequest> resourceManager() {
-      return FakeAmrmClient.unstarted(rm);
+      return FakeAmrmClient.unstarted(new RecordingResourceManager());
     }
 
     @Override

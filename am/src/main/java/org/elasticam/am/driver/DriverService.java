@@ -3,6 +3,7 @@ package org.elasticam.am.driver;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.elasticam.rpc.proto.DriverGrpc;
 import org.elasticam.rpc.proto.DriverMessage;
 import org.elasticam.rpc.proto.ExecutorMessage;
@@ -22,15 +23,25 @@ public final class DriverService extends DriverGrpc.DriverImplBase {
 
   private final Executor loop;
   private final SessionHandler handler;
+  private final AtomicInteger open = new AtomicInteger();
 
   public DriverService(Executor loop, SessionHandler handler) {
     this.loop = loop;
     this.handler = handler;
   }
 
+  /**
+   * Executors' sessions neither side has closed. An executor told to stop closes its own once its
+   * tasks stopped and cleaned up.
+   */
+  public int openSessions() {
+    return open.get();
+  }
+
   @Override
   public StreamObserver<ExecutorMessage> session(StreamObserver<DriverMessage> down) {
-    ExecutorSession session = new ExecutorSession(down);
+    open.incrementAndGet();
+    ExecutorSession session = new ExecutorSession(down, open::decrementAndGet);
     return new StreamObserver<>() {
       @Override
       public void onNext(ExecutorMessage m) {

@@ -26,12 +26,15 @@ import org.elasticam.rpc.proto.UpdateCredentials;
 public final class ExecutorSession implements ExecutorLink {
 
   private final StreamObserver<DriverMessage> down;
+  /** Runs once, when either side closes the stream. */
+  private final Runnable onClosed;
   private boolean closed;
   /** The engine's session once it accepted the registration; null before. */
   private JobEngine.Session engineSession;
 
-  ExecutorSession(StreamObserver<DriverMessage> down) {
+  ExecutorSession(StreamObserver<DriverMessage> down, Runnable onClosed) {
     this.down = down;
+    this.onClosed = onClosed;
   }
 
   boolean registered() {
@@ -114,13 +117,13 @@ public final class ExecutorSession implements ExecutorLink {
       down.onNext(m);
     } catch (RuntimeException e) {
       // The stream is already broken; its onError will tell the driver.
-      closed = true;
+      markClosed();
     }
   }
 
   public void refuse(Status status) {
     if (!closed) {
-      closed = true;
+      markClosed();
       try {
         down.onError(status.asRuntimeException());
       } catch (RuntimeException ignored) {
@@ -132,7 +135,7 @@ public final class ExecutorSession implements ExecutorLink {
   @Override
   public void end() {
     if (!closed) {
-      closed = true;
+      markClosed();
       try {
         down.onCompleted();
       } catch (RuntimeException ignored) {
@@ -146,6 +149,9 @@ public final class ExecutorSession implements ExecutorLink {
   }
 
   void markClosed() {
-    closed = true;
+    if (!closed) {
+      closed = true;
+      onClosed.run();
+    }
   }
 }

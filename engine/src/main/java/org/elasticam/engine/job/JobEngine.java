@@ -1048,8 +1048,8 @@ public final class JobEngine {
   /** Tells every executor to stop; their containers are released by the allocator afterwards. */
   public void shutdownExecutors(String reason) {
     for (Session s : executors.values()) {
+      // The executor closes the session itself once its tasks stopped and cleaned up.
       s.link.shutdown(reason);
-      s.link.end();
     }
     executors.keySet().forEach(roster::gone);
     executors.clear();

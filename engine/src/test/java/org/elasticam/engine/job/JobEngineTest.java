@@ -113,6 +113,12 @@ class JobEngineTest {
   }
 
   private JobEngine engine(int stages, int tasks, double minRegisteredRatio, Duration maxRegisteredWait) {
+    return engine(stages, tasks, minRegisteredRatio, maxRegisteredWait, null);
+  }
+
+  /** @param restarted what an earlier attempt left, or null for a first attempt */
+  private JobEngine engine(int stages, int tasks, double minRegisteredRatio, Duration maxRegisteredWait,
+      org.elasticam.engine.recovery.Restarted restarted) {
     List<Stage> list = new ArrayList<>();
     for (int s = 0; s < stages; s++) {
       Stage.Builder b = Stage.builder(s, "stage " + s, "T").tasks(tasks);
@@ -123,6 +129,9 @@ class JobEngineTest {
         DriverSettings.ExcludeOnFailure.OFF);
     JobEngine e = new JobEngine(settings, time, new DagPlan(list), new TaskScheduler(2, Duration.ZERO, h -> null),
         allocator, (event, kv) -> events.add(event.wireName()), time.clock(), o -> outcome = o);
+    if (restarted != null) {
+      e.recover(restarted);
+    }
     e.start();
     return e;
   }
@@ -269,5 +278,72 @@ class JobEngineTest {
     assertEquals(1, early.credentials.size());
     assertEquals(1, late.credentials.size());
     assertEquals(2, late.credentials.get(0).length);
+  }
+
+  /** Stage 0 of a two-stage job completed in an earlier attempt, its output served by executor 1's own server. */
+  private org.elasticam.engine.recovery.Restarted stageZeroDoneOnExecutorOne(Set<String> survivors) {
+    List<org.elasticam.engine.recovery.Resumption.RecordedOutput> outputs = new ArrayList<>();
+    for (int m = 0; m < 2; m++) {
+      outputs.add(new org.elasticam.engine.recovery.Resumption.RecordedOutput(m,
+          new org.elasticam.engine.lineage.MapOutputs.Output("1", "h1", 7337, List.of("/d"), false)));
+    }
+    return new org.elasticam.engine.recovery.Restarted(List.of(new org.elasticam.engine.recovery.Resumption
+        .RecordedStage(0, 500_000, List.of(), outputs)), List.of(), survivors, Duration.ofSeconds(20), 0, 0);
+  }
+
+  private JobEngine shuffleEngine(org.elasticam.engine.recovery.Restarted restarted) {
+    List<Stage> list = List.of(Stage.builder(0, "map", "T").tasks(2).writesShuffle(2).build(),
+        Stage.builder(1, "reduce", "T").parents(0).tasks(2).build());
+    DriverSettings settings = new DriverSettings("app_1", 2, 1, 2, Duration.ZERO, Duration.ofMillis(200),
+        Duration.ofSeconds(10), Duration.ofSeconds(30), 0.0, Duration.ZERO, Duration.ofSeconds(6),
+        DriverSettings.ExcludeOnFailure.OFF);
+    JobEngine e = new JobEngine(settings, time, new DagPlan(list), new TaskScheduler(2, Duration.ZERO, h -> null),
+        allocator, (event, kv) -> events.add(event.wireName()), time.clock(), o -> outcome = o);
+    e.recover(restarted);
+    e.start();
+    return e;
+  }
+
+  @Test
+  void afterARestartASurvivorReattachesAndTheCompletedStageDoesNotRunAgain() {
+    JobEngine e = shuffleEngine(stageZeroDoneOnExecutorOne(Set.of("1")));
+    assertTrue(events.contains(Event.STAGE_COMPLETED.wireName()), "stage 0 is known completed: " + events);
+    Link l1 = new Link();
+    JobEngine.Session s1 = register(e, "1", l1);
+    assertEquals(2, l1.launched.size());
+    assertTrue(l1.launched.stream().allMatch(t -> t.attempt().stageId() == 1), "only the reducers run");
+    assertEquals(2, l1.launched.get(0).reads().get(0).maps(), "reading the output the earlier attempt left");
+    succeedAll(e, s1, l1);
+    assertEquals(Outcome.Status.SUCCEEDED, outcome.status());
+    assertEquals(4, e.tasksDone(), "progress counts the tasks done before the restart");
+  }
+
+  @Test
+  void aSurvivorThatDoesNotComeBackInTimeIsReleasedAndItsOutputRunsAgain() {
+    JobEngine e = shuffleEngine(stageZeroDoneOnExecutorOne(Set.of("1")));
+    allocator.launched.put("1", "c1");
+    Link l2 = new Link();
+    JobEngine.Session s2 = register(e, "2", l2);
+    heartbeats(e, s2);
+    assertEquals(2, l2.launched.size(), "the reducers start: executor 1's output may still come back");
+    time.advance(Duration.ofSeconds(20));
+    assertEquals(List.of("1: lost: it did not re-register within 20s of the AM restart"
+        + " (elasticam.executor.reregisterTimeout)"), allocator.killed);
+
+    // The reducers cannot fetch what only executor 1 served: the maps run again, the reducers wait.
+    List<TaskLaunch> reducers = List.copyOf(l2.launched);
+    l2.launched.clear();
+    for (TaskLaunch t : reducers) {
+      e.taskReported(s2, new TaskReport(t.attempt().taskId(), TaskReport.State.FETCH_FAILED, "", 0,
+          new TaskReport.FetchFailure(0, "1", List.of(0, 1), "connection refused")));
+    }
+    assertTrue(events.contains(Event.STAGE_RESUBMITTED.wireName()), events.toString());
+    assertEquals(List.of(0, 0), l2.launched.stream().map(t -> t.attempt().stageId()).toList(), "both maps again");
+    succeedAll(e, s2, l2);
+    assertEquals(List.of(1, 1), l2.launched.stream().map(t -> t.attempt().stageId()).toList(), "then the reducers");
+    assertEquals("2", l2.launched.get(0).reads().get(0).locations().get(0).executorId(),
+        "reading the new output");
+    succeedAll(e, s2, l2);
+    assertEquals(Outcome.Status.SUCCEEDED, outcome.status(), outcome.diagnostics());
   }
 }
