@@ -11,7 +11,6 @@ import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.yarn.api.records.NodeReport;
 import org.apache.hadoop.yarn.api.records.NodeState;
 import org.apache.hadoop.yarn.client.api.YarnClient;
-import org.elasticam.am.yarn.NodeDirectory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

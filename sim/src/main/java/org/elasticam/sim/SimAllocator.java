@@ -14,9 +14,7 @@ import static org.elasticam.report.events.EventFields.RACKS;
 import static org.elasticam.report.events.EventFields.REASON;
 import static org.elasticam.report.events.EventFields.UNTIL_TS;
 
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

@@ -2,9 +2,7 @@ package org.elasticam.am.driver;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.elasticam.rpc.journal.JournalMapOutput;
 import org.elasticam.engine.lineage.MapOutputs;

@@ -26,7 +26,6 @@ import org.elasticam.allocator.model.Grant;
 import org.elasticam.allocator.model.LocalityHints;
 import org.elasticam.allocator.plan.Action;
 import org.elasticam.allocator.plan.Plan;
-import org.elasticam.engine.scheduling.TaskAttempt;
 import org.elasticam.engine.scheduling.TaskScheduler;
 import org.elasticam.api.Stage;
 import org.elasticam.api.TaskSpec;

@@ -36,7 +36,6 @@ import static org.elasticam.report.events.EventFields.WAITING_STAGE;
 import static org.elasticam.report.events.EventFields.WON_OVER_ATTEMPTS;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
