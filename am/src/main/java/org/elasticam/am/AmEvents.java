@@ -27,6 +27,7 @@ import org.elasticam.allocator.exit.ExitStatus;
 import org.elasticam.allocator.model.ExecutorId;
 import org.elasticam.allocator.plan.Action.ContainerCompleted;
 import org.elasticam.am.driver.Driver;
+import org.elasticam.engine.job.JobEngine;
 import org.elasticam.engine.job.Outcome;
 import org.elasticam.am.events.EventLog;
 import org.elasticam.am.events.ExecutorSeconds;
@@ -138,10 +139,10 @@ final class AmEvents implements AllocationEvents {
       if (releasedFor.startsWith("idle")) {
         return "idle";
       }
-      if (releasedFor.startsWith(Driver.GIVEN_BACK)) {
+      if (releasedFor.startsWith(JobEngine.GIVEN_BACK)) {
         return "preempted";
       }
-      if (releasedFor.startsWith(Driver.DECOMMISSIONING)) {
+      if (releasedFor.startsWith(JobEngine.DECOMMISSIONING)) {
         return "decommissioned";
       }
       return counted ? "failed" : "policy";

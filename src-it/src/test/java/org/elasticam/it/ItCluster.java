@@ -155,9 +155,10 @@ final class ItCluster implements AutoCloseable {
       try (java.util.stream.Stream<Path> logs = Files.list(eventLogDir)) {
         for (Path log : logs.toList()) {
           ApplicationId id = ApplicationId.fromString(log.getFileName().toString().replace(".jsonl", ""));
-          boolean done = ofType(events(id), "stage_completed").stream()
+          List<JsonNode> events = events(id);
+          boolean done = ofType(events, "stage_completed").stream()
               .anyMatch(e -> e.path("stage_id").asInt() == stageId);
-          if (done && ofType(events(id), "app_end").isEmpty()) {
+          if (done && ofType(events, "app_end").isEmpty()) {
             return id;
           }
         }

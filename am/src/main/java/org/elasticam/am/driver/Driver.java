@@ -34,11 +34,6 @@ import org.elasticam.time.Scheduler;
  */
 public final class Driver implements DriverService.SessionHandler {
 
-  /** How the release of an executor the ResourceManager was about to preempt begins. */
-  public static final String GIVEN_BACK = JobEngine.GIVEN_BACK;
-  /** How the release of an executor whose node is being decommissioned begins. */
-  public static final String DECOMMISSIONING = JobEngine.DECOMMISSIONING;
-
   private final JobEngine engine;
 
   public Driver(DriverSettings settings, Scheduler loop, JobPlan plan, TaskScheduler scheduler, AllocatorPort allocator,

@@ -804,6 +804,8 @@ public final class JobEngine {
       return;
     }
     List<TaskScheduler.Offer> offers = slots.offers(scheduler, roster::offersNothing);
+    // A shuffle's locations are the same for every task launched in one round: built once each.
+    Map<Integer, ShuffleInput> inputs = new java.util.HashMap<>();
     for (TaskAttempt a : scheduler.schedule(offers, clock.nowMs())) {
       if (dynamic != null) {
         dynamic.taskStarted(a, clock.nowMs());
@@ -814,7 +816,7 @@ public final class JobEngine {
           stage.shufflePartitions(), mapOutputs.wasLost(stage.id(), a.index())) : null;
       List<ShuffleInput> reads = new ArrayList<>();
       for (int p : lineage.shuffleParents(stage)) {
-        reads.add(ShuffleInput.of(mapOutputs, p));
+        reads.add(inputs.computeIfAbsent(p, q -> ShuffleInput.of(mapOutputs, q)));
       }
       int stageIdBase = streaming != null ? a.stageId() - a.stageId() % StreamingPlan.STAGE_ID_STRIDE : -1;
       executors.get(a.executorId()).link.launch(new TaskLaunch(a, stageIdBase, write, reads));
