@@ -117,9 +117,10 @@ public final class ExecutorAllocator {
       int held = ledger.runningCount() + ledger.startingCount();
       boolean onExcluded = excluded.contains(m.grant().host());
       if (m.ask() == null || ending || onExcluded || held >= target) {
-        String why = m.ask() == null ? "it matches no pending request"
+        // The exclusion is named first: it is why the node gets nothing, whatever else holds.
+        String why = onExcluded ? "its node " + m.grant().host() + " is excluded"
+            : m.ask() == null ? "it matches no pending request"
             : ending ? "the application is ending"
-            : onExcluded ? "its node " + m.grant().host() + " is excluded"
             : "the target of " + target + " is already met (" + held + " running or starting)";
         actions.add(new ReleaseContainer(m.grant().container(), null, why));
         continue;

@@ -121,6 +121,15 @@ class ExecutorAllocatorTest {
     assertEquals(1, alloc.reconcile(clock.nowMs(), cluster).all(AddAsk.class).size(), "the one still wanted");
   }
 
+  /** TaskFailureExclusionIT saw this too: the ask it was scheduled for had been cancelled meanwhile. */
+  @Test
+  void anUnaskedForContainerOnAnExcludedNodeIsReleasedForTheExclusion() {
+    alloc.requestTotalExecutors(0, LocalityHints.NONE, Set.of("h1"));
+    Plan p = alloc.onGrants(List.of(new Grant(new ContainerRef("a"), "h1", null, true)), clock.nowMs());
+    assertTrue(p.all(LaunchExecutor.class).isEmpty());
+    assertEquals("its node h1 is excluded", p.all(ReleaseContainer.class).get(0).reason());
+  }
+
   @Test
   void aMatchedGrantAfterTheTargetDroppedIsReleased() {
     target(2);
