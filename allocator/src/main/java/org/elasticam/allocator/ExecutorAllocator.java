@@ -191,6 +191,14 @@ public final class ExecutorAllocator {
     }
   }
 
+  /**
+   * The container an executor we launched runs in, while it starts or runs: not once it is being
+   * released (a registration from it then comes too late).
+   */
+  public Optional<HeldContainer> liveExecutor(ExecutorId id) {
+    return ledger.executor(id).filter(c -> c.state() != HeldContainer.State.RELEASING);
+  }
+
   /** The executor registered with the driver: starting executors works. */
   public void onRegistered(ExecutorId id) {
     registered.add(id);

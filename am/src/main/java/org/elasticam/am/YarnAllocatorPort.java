@@ -46,9 +46,7 @@ final class YarnAllocatorPort implements AllocatorPort {
   @Override
   public Optional<Launched> launched(String executorId) {
     try {
-      return allocator.core().ledger().executor(ExecutorId.parse(executorId))
-          .filter(c -> c.state() != org.elasticam.allocator.ledger.HeldContainer.State.RELEASING)
-          .map(c -> new Launched(c.container().id(), c.host(), c.askedAtMs()));
+      return allocator.core().liveExecutor(ExecutorId.parse(executorId)).map(c -> new Launched(c.container().id(), c.host(), c.askedAtMs()));
     } catch (IllegalArgumentException e) {
       return Optional.empty();
     }

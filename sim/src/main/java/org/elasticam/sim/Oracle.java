@@ -6,6 +6,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.elasticam.report.Timeline;
+import org.elasticam.engine.job.JobPlan;
+import org.elasticam.engine.job.TracePlan;
 import org.elasticam.workload.Trace;
 
 /**
@@ -33,7 +35,7 @@ final class Oracle {
 
   private final EventQueue time = new EventQueue();
   private final Timeline timeline = new Timeline();
-  private final Workload workload;
+  private final TracePlan workload;
   private final int slots;
   private final long maxSlots;
   private final Map<Integer, Integer> remaining = new HashMap<>();
@@ -46,7 +48,7 @@ final class Oracle {
   private long makespanMs;
 
   private Oracle(Trace trace, SimConfig config) {
-    this.workload = Workload.of(trace, config.params().timeScale(), config.params().hostNames());
+    this.workload = TracePlan.of(trace, config.params().timeScale(), config.params().hostNames());
     this.slots = config.slotsPerExecutor();
     this.maxSlots = config.maxSlots();
   }
@@ -79,13 +81,13 @@ final class Oracle {
     return new SimResult(NAME, traceName, makespanMs, executorMs, 0, 0, peak, 0, 0, 0, timeline.rows());
   }
 
-  private void submitAll(List<Workload.Due> due) {
-    for (Workload.Due d : due) {
+  private void submitAll(List<JobPlan.Submission> due) {
+    for (JobPlan.Submission d : due) {
       time.at(d.atMs(), () -> submit(d));
     }
   }
 
-  private void submit(Workload.Due d) {
+  private void submit(JobPlan.Submission d) {
     int id = d.stage().id();
     int n = d.stage().tasks().size();
     remaining.put(id, n);

@@ -15,14 +15,15 @@ import org.elasticam.allocator.ExecutorAllocator;
 import org.elasticam.allocator.dynamic.AllocationPolicies;
 import org.elasticam.allocator.dynamic.AllocationPolicy;
 import org.elasticam.allocator.dynamic.PolicySettings;
+import org.elasticam.engine.job.TracePlan;
 import org.elasticam.engine.scheduling.TaskScheduler;
 import org.elasticam.conf.ExecutorKeys;
 import org.elasticam.workload.Trace;
 import org.elasticam.report.events.Event;
 
 /**
- * One policy replaying one trace: wires the real allocator, policy and task scheduler to the
- * simulated ResourceManager, executors and driver, runs the events until the last task ends, then
+ * One policy replaying one trace: wires the real allocator, policy and job engine (with its task
+ * scheduler) to the simulated ResourceManager and executors, runs the events until the last task ends, then
  * ends the application as the AM does — every container released, YARN's completions read, and
  * {@code app_end} written with the executor-seconds.
  */
@@ -35,9 +36,9 @@ final class PolicyRun {
   private final SimAllocator allocator;
   private final TaskScheduler scheduler;
   private final StageParallelism parallelism;
-  private final SimDriver driver;
+  private final SimJob job;
   private final SimHeartbeater heartbeat;
-  private final Workload workload;
+  private final TracePlan plan;
   private final String policyName;
   private final String traceName;
   private final SimConfig config;
@@ -55,7 +56,7 @@ final class PolicyRun {
     SimParams p = config.params();
     List<String> hosts = p.hostNames();
     this.log = eventLog == null ? EventLogSink.NONE : EventLogSink.to(eventLog, time::now);
-    this.workload = Workload.of(trace, p.timeScale(), hosts);
+    this.plan = TracePlan.of(trace, p.timeScale(), hosts);
     SimResourceManager rm = new SimResourceManager(p.grantMs(), p.capacity(), hosts);
     this.allocator = new SimAllocator(new ExecutorAllocator(AllocatorSettings.from(config.conf())), rm, hosts, time,
         log, metrics);
@@ -66,10 +67,9 @@ final class PolicyRun {
     this.scheduler = new TaskScheduler(config.conf().get(ExecutorKeys.TASK_MAX_FAILURES),
         config.conf().get(ExecutorKeys.LOCALITY_WAIT), host -> SimParams.RACK);
     this.parallelism = new StageParallelism(config.maxSlots());
-    PolicyLink link = new PolicyLink(policy, allocator, heartbeat, log, metrics);
-    this.driver = new SimDriver(time, workload, scheduler, link, config.slotsPerExecutor(), log, metrics, parallelism,
+    this.job = new SimJob(time, plan, scheduler, policy, config.conf(), allocator, heartbeat, log, metrics, parallelism,
         this::endApplication);
-    executors.attach(driver);
+    executors.attach(job);
   }
 
   /**
@@ -107,7 +107,7 @@ final class PolicyRun {
     log.write(Event.APP_START, APP_ID, "simulated-" + traceName + "-" + policyName, ATTEMPT, 1, CONF,
         config.conf().resolvedForDisplay());
     heartbeat.start();
-    driver.start();
+    job.start();
     observe();
     while (time.runNext()) {
       observe();
@@ -133,8 +133,8 @@ final class PolicyRun {
     makespanMs = time.now();
     allocator.releaseAll("the application finished");
     allocator.heartbeat();
-    log.write(Event.APP_END, FINAL_STATUS, "SUCCEEDED", DIAGNOSTICS, "all " + workload.totalTasks() + " tasks of "
-        + workload.totalStages() + " stages succeeded", EXECUTOR_SECONDS,
+    log.write(Event.APP_END, FINAL_STATUS, "SUCCEEDED", DIAGNOSTICS, "all " + plan.totalTasks() + " tasks of "
+        + plan.totalStages() + " stages succeeded", EXECUTOR_SECONDS,
         SimResult.seconds(metrics.executorMs(makespanMs)));
     time.stop();
   }

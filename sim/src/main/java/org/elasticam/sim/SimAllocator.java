@@ -45,8 +45,11 @@ final class SimAllocator {
     /** @param askedAtMs when the request this container satisfied was sent, for the start latency */
     void launch(ExecutorId executor, ContainerRef container, String host, long askedAtMs);
 
-    /** The container ended: the executor in it, started or still starting, is gone. */
+    /** We released the container: the executor in it, started or still starting, stops. */
     void stopped(ContainerRef container, ExecutorId executor);
+
+    /** The container ended on its own: the executor in it, started or still starting, is gone. */
+    void exited(ContainerRef container, ExecutorId executor);
   }
 
   private final ExecutorAllocator core;
@@ -78,8 +81,23 @@ final class SimAllocator {
   }
 
   /** @return whether the target changed: the heartbeat then comes at once */
-  boolean requestTotalExecutors(int target, LocalityHints hints) {
-    return core.requestTotalExecutors(target, hints, Set.of());
+  boolean requestTotalExecutors(int target, LocalityHints hints, Set<String> excludedNodes) {
+    return core.requestTotalExecutors(target, hints, excludedNodes);
+  }
+
+  /** As YarnAllocator's: an executor that misbehaved; the failure counts against the application. */
+  void killFailedExecutor(ExecutorId id, String why) {
+    apply(core.killFailedExecutor(id, why, time.now(), cluster));
+  }
+
+  /** The executor registered with the driver. */
+  void registered(ExecutorId id) {
+    core.onRegistered(id);
+  }
+
+  /** The container and host of an executor we launched, while it starts or runs, and when it was asked for. */
+  Optional<org.elasticam.allocator.ledger.HeldContainer> liveExecutor(ExecutorId id) {
+    return core.liveExecutor(id);
   }
 
   /** @return whether the executor was running or starting, and is now being released */
@@ -266,7 +284,7 @@ final class SimAllocator {
     if (releasedFor == null && c.executor() != null) {
       // Not released by us: the executor died with its container.
       metrics.executorStopped();
-      launcher.stopped(c.container(), c.executor());
+      launcher.exited(c.container(), c.executor());
     }
   }
 
@@ -276,7 +294,8 @@ final class SimAllocator {
       return "app_end";
     }
     if (releasedFor != null) {
-      return releasedFor.equals(PolicyLink.IDLE) ? "idle" : "policy";
+      // As the AM's AmEvents names a release the driver chose.
+      return releasedFor.startsWith("idle") ? "idle" : "policy";
     }
     return c.verdict().countsAsFailure() ? "failed" : "lost";
   }

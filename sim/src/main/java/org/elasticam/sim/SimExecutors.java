@@ -19,8 +19,8 @@ final class SimExecutors implements SimAllocator.Launcher {
   interface Driver {
     void registered(Registered executor);
 
-    /** The executor's container ended; the executor may never have registered. */
-    void stopped(String executorId);
+    /** The executor's container ended on its own; the executor may never have registered. */
+    void exited(String executorId);
   }
 
   private record Starting(ExecutorId id, String host, long askedAtMs) {}
@@ -62,13 +62,19 @@ final class SimExecutors implements SimAllocator.Launcher {
     driver.registered(new Registered(s.id.toString(), container, s.host, cores, time.now() - s.askedAtMs));
   }
 
+  /** The driver released it: it decided so itself, and knows. */
   @Override
   public void stopped(ContainerRef container, ExecutorId executor) {
     Starting s = starting.remove(container);
     if (s != null) {
       doneStarting(s.host);
     }
-    driver.stopped(executor.toString());
+  }
+
+  @Override
+  public void exited(ContainerRef container, ExecutorId executor) {
+    stopped(container, executor);
+    driver.exited(executor.toString());
   }
 
   private void doneStarting(String host) {

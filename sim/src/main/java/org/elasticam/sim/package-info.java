@@ -2,7 +2,8 @@
  * The simulator behind {@code bin/elasticam simulate}: a deterministic discrete-event simulation
  * that drives the <em>real</em> allocation code — {@code ExecutorAllocator} (reconciliation,
  * placement, grant matching, exit classification), the dynamic-allocation policies made by
- * {@code AllocationPolicies}, and the driver's {@code TaskScheduler} — against a simulated
+ * {@code AllocationPolicies}, and the AM's job engine ({@code JobEngine} with its
+ * {@code TaskScheduler}) — against a simulated
  * ResourceManager and simulated executors, replaying a workload trace by the replay rule of DESIGN
  * §5 ({@code workload}'s {@code Replay}, the code the AM's {@code trace} job uses).
  *
@@ -12,8 +13,8 @@
  * {@link org.elasticam.sim.SimAllocator} (applies the core's plans where the AM's YarnAllocator
  * does), {@link org.elasticam.sim.SimHeartbeater} (the AM heartbeat schedule),
  * {@link org.elasticam.sim.SimExecutors} (start latency, registration),
- * {@link org.elasticam.sim.SimDriver} and {@link org.elasticam.sim.PolicyLink} (stages, tasks,
- * policy events and decisions), {@link org.elasticam.sim.RunMetrics},
+ * {@link org.elasticam.sim.SimJob} (the AM's job engine on simulated executors: stages, tasks,
+ * the policy's events and decisions), {@link org.elasticam.sim.RunMetrics},
  * {@link org.elasticam.sim.StageParallelism} and {@link org.elasticam.report.Timeline} (figures),
  * {@link org.elasticam.sim.Oracle} (the lower bound), {@link org.elasticam.sim.PolicyRun} (one run),
  * and {@link org.elasticam.sim.SimulateMain} (the command).
@@ -22,7 +23,7 @@
  * No wall clock: time is the queue's {@code ManualClock}, and actions due at the same millisecond
  * run in the order they were scheduled. Nothing random. No iteration order of a hash-based or
  * {@code Map.of} collection reaches a decision or an output: locality hints are sorted by host
- * before they reach placement, executors are offered in registration order, the ResourceManager
+ * before they reach placement (the task scheduler's, as in the AM), executors are offered in registration order, the ResourceManager
  * grants oldest request first. The same inputs give byte-identical outputs.
  *
  * <h2>The simulated world, and how each default was calibrated</h2>

@@ -155,7 +155,7 @@ class WorkedExampleTest {
     long taskEnd = Traces.Logged.at(run.named("task_end").get(0));
     assertEquals(7200, taskEnd);
     JsonNode released = run.named("container_released").get(0);
-    assertEquals("idle", released.get("reason").asText());
+    assertEquals("idle: no task past its idle deadline", released.get("reason").asText(), "the AM's reason");
     assertEquals(taskEnd + 60_000, Traces.Logged.at(released));
     JsonNode removed = run.named("executor_removed").get(0);
     assertEquals("idle", removed.get("reason").asText());

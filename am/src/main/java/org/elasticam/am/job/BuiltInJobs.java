@@ -17,12 +17,13 @@ import org.elasticam.workload.stream.RateProfile;
 import org.elasticam.engine.job.JobPlan;
 import org.elasticam.engine.job.DagPlan;
 import org.elasticam.engine.job.StreamingPlan;
+import org.elasticam.engine.job.TracePlan;
 
 /** Turns a {@link JobSpec} into a {@link JobPlan}, in the ApplicationMaster. */
 public final class BuiltInJobs {
 
   /** The built-in task of sleep and trace jobs, in the executor. */
-  public static final String SLEEP_TASK = "org.elasticam.executor.tasks.SleepTask";
+  public static final String SLEEP_TASK = TracePlan.SLEEP_TASK;
 
   private BuiltInJobs() {}
 

@@ -38,6 +38,13 @@ public record DriverSettings(String appId, int staticTarget, int taskCpus, int m
     public static final ExcludeOnFailure OFF = new ExcludeOnFailure(false, 1, Duration.ofHours(1));
   }
 
+  /** These settings with another heartbeat timeout. */
+  public DriverSettings withHeartbeatTimeout(Duration timeout) {
+    return new DriverSettings(appId, staticTarget, taskCpus, maxTaskFailures, localityWait, heartbeatInterval, timeout,
+        registrationTimeout, minRegisteredRatio, maxRegisteredWait, lostReleaseGrace, excludeOnFailure, speculation,
+        speculationInterval, maxConsecutiveFailedBatches);
+  }
+
   /** Spark's default when executor.instances is unset and allocation is static. */
   public static final int DEFAULT_INSTANCES = 2;
 

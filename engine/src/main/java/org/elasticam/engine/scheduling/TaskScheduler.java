@@ -591,7 +591,8 @@ public final class TaskScheduler {
   }
 
   public Map<String, Integer> hostToLocalTaskCount() {
-    Map<String, Integer> m = new LinkedHashMap<>();
+    // In host order whatever order the stages keep: placement breaks ties by it.
+    Map<String, Integer> m = new java.util.TreeMap<>();
     active.values().forEach(s -> s.hostToTaskCount.forEach((h, n) -> m.merge(h, n, Integer::sum)));
     return m;
   }

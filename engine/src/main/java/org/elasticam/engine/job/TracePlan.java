@@ -1,4 +1,4 @@
-package org.elasticam.am.job;
+package org.elasticam.engine.job;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -13,18 +13,22 @@ import org.elasticam.workload.ReplayStage;
 import org.elasticam.workload.ReplayTask;
 import org.elasticam.workload.Trace;
 import org.elasticam.workload.TraceFormatException;
-import org.elasticam.engine.job.JobPlan;
 
 /**
  * A recorded workload replayed by the rule of DESIGN §5 (the {@code workload} module's
- * {@link Replay}, the same code the simulator uses): each task sleeps its recorded duration x the
- * time scale, on its recorded host (mapped onto ours) when it ran node-local. Stages that had no
- * tasks complete the moment they are submitted, so the gaps around them are kept.
+ * {@link Replay}): each task sleeps its recorded duration x the time scale, on its recorded host
+ * (mapped onto ours) when it ran node-local. Stages that had no tasks complete the moment they are
+ * submitted, so the gaps around them are kept. The AM's {@code trace} job runs it on executors;
+ * the simulator runs it on the same engine, each task lasting its {@code ms}.
  */
 public final class TracePlan implements JobPlan {
 
+  /** The executor's task that sleeps for its {@code ms} parameter. */
+  public static final String SLEEP_TASK = "org.elasticam.executor.tasks.SleepTask";
+
   private final Replay replay;
   private final Map<Integer, Stage> stages = new HashMap<>();
+  private final Map<Integer, long[]> durations = new HashMap<>();
   private final int totalTasks;
 
   private TracePlan(Replay replay) {
@@ -33,6 +37,7 @@ public final class TracePlan implements JobPlan {
     for (ReplayStage rs : replay.stages()) {
       if (!rs.tasks().isEmpty()) {
         stages.put(rs.stageId(), toStage(rs));
+        durations.put(rs.stageId(), rs.tasks().stream().mapToLong(ReplayTask::durationMs).toArray());
         tasks += rs.tasks().size();
       }
     }
@@ -42,11 +47,26 @@ public final class TracePlan implements JobPlan {
   /** @throws TraceFormatException with file, line and reason, for the user */
   public static TracePlan of(Path file, double timeScale, List<String> clusterHosts)
       throws IOException, TraceFormatException {
-    return new TracePlan(Replay.plan(Trace.read(file), timeScale, clusterHosts));
+    return of(Trace.read(file), timeScale, clusterHosts);
+  }
+
+  /** A fresh replay of {@code trace}: each run needs its own, since a replay keeps its progress. */
+  public static TracePlan of(Trace trace, double timeScale, List<String> clusterHosts) {
+    return new TracePlan(Replay.plan(trace, timeScale, clusterHosts));
+  }
+
+  /** How long the task at {@code position} of the stage's task list sleeps: its {@code ms}. */
+  public long durationMs(int stageId, int position) {
+    return durations.get(stageId)[position];
+  }
+
+  /** Tasks of a stage that has tasks. */
+  public int tasksOf(int stageId) {
+    return durations.get(stageId).length;
   }
 
   private static Stage toStage(ReplayStage rs) {
-    Stage.Builder b = Stage.builder(rs.stageId(), rs.name(), BuiltInJobs.SLEEP_TASK);
+    Stage.Builder b = Stage.builder(rs.stageId(), rs.name(), SLEEP_TASK);
     for (ReplayTask t : rs.tasks()) {
       b.task(new TaskSpec(Map.of("ms", String.valueOf(t.durationMs())), t.preferredHost().map(List::of).orElse(List.of())));
     }
