@@ -39,7 +39,9 @@ import org.elasticam.engine.job.DriverSettings;
 
 /**
  * The driver and real executor backends over a real gRPC connection on loopback, with the
- * allocator faked: registration checks, authentication, tasks to their end, job outcomes.
+ * allocator faked: registration checks, authentication, tasks to their end, job outcomes, what
+ * travels the wire. The engine's decisions alone (node events, preemption, speculation, restarts)
+ * are tested on a manual clock in the engine module (JobEngineTest, NodeEventsAndSpeculationTest).
  */
 @Timeout(60)
 class DriverControlPlaneTest {
@@ -362,97 +364,5 @@ class DriverControlPlaneTest {
       Thread.sleep(25);
     }
     assertTrue(loop.call(condition), what);
-  }
-
-  @Test
-  void aLostNodeLosesItsExecutorsAtOnceAndTheirTasksGoBackToPending() throws Exception {
-    int port = startDriver("sleep", "--stages", "1", "--tasks", "2", "--task-ms", "60000");
-    CompletableFuture<Integer> e1 = executor(port, 1, "c1", SECRET);
-    waitFor(() -> driver.tasksRunning() == 2, "executor 1 runs both tasks");
-    loop.call(() -> {
-      driver.nodeLost("localhost", "LOST");
-      return null;
-    });
-    assertEquals(0, loop.call(driver::registeredExecutors));
-    assertEquals(2, loop.call(driver::tasksPending), "back to pending without waiting for a heartbeat timeout");
-    assertTrue(killed.contains("1: lost: its node localhost is LOST"), killed.toString());
-    // Each attempt that ran there ends in the log with its executor, so no report shows it running on.
-    org.elasticam.report.RunHistory h = org.elasticam.report.RunHistory.read(new java.io.BufferedReader(
-        new java.io.StringReader(String.join("\n", loop.call(events::retainedLines)))));
-    assertEquals(List.of(), h.running(), "attempts still running by the log");
-    assertEquals(2, h.tasks().stream().filter(t -> t.status().equals("KILLED")).count(), h.tasks().toString());
-    server.shutdownNow();
-    e1.get(20, TimeUnit.SECONDS);
-  }
-
-  @Test
-  void aDecommissioningNodeFinishesItsRunningTasksAndTakesNoMore() throws Exception {
-    int port = startDriver("sleep", "--stages", "1", "--tasks", "3", "--task-ms", "600");
-    CompletableFuture<Integer> e1 = executor(port, 1, "c1", SECRET);
-    waitFor(() -> driver.tasksRunning() == 2, "executor 1 runs two tasks (2 cores)");
-    loop.call(() -> {
-      driver.nodeDecommissioning("localhost", "it leaves within 60 s");
-      return null;
-    });
-    waitFor(() -> driver.tasksDone() == 2 && driver.registeredExecutors() == 0, "its two tasks ended, then it went");
-    assertEquals(1, loop.call(driver::tasksPending), "the third task never started there");
-    assertTrue(killed.contains("1: its node is being decommissioned"), killed.toString());
-    assertTrue(loop.call(events::retainedLines).stream().filter(l -> l.contains("\"event\":\"task_end\""))
-        .allMatch(l -> l.contains("\"status\":\"SUCCESS\"")), "no running task was killed");
-    server.shutdownNow();
-    e1.get(20, TimeUnit.SECONDS);
-  }
-
-  @Test
-  void aNodeRecommissionedBeforeItsTasksEndKeepsItsExecutor() throws Exception {
-    int port = startDriver("sleep", "--stages", "1", "--tasks", "3", "--task-ms", "600");
-    CompletableFuture<Integer> e1 = executor(port, 1, "c1", SECRET);
-    waitFor(() -> driver.tasksRunning() == 2, "executor 1 runs two tasks (2 cores)");
-    loop.call(() -> {
-      driver.nodeDecommissioning("localhost", "it leaves within 60 s");
-      driver.nodeRecommissioned("localhost");
-      return null;
-    });
-    Outcome o = outcome.get(30, TimeUnit.SECONDS);
-    assertEquals(Outcome.Status.SUCCEEDED, o.status(), "the third task ran on the same executor");
-    assertEquals(List.of(), killed, "it was never released");
-    assertTrue(loop.call(events::retainedLines).stream().anyMatch(l -> l.contains("\"node_recommissioned\"")));
-    server.shutdownNow();
-    e1.get(20, TimeUnit.SECONDS);
-  }
-
-  @Test
-  void beforeAPreemptionTheIdleExecutorIsGivenBackAndTheBusyOneKeepsItsTask() throws Exception {
-    int port = startDriver("sleep", "--stages", "1", "--tasks", "1", "--task-ms", "60000");
-    CompletableFuture<Integer> e1 = executor(port, 1, "c1", SECRET);
-    CompletableFuture<Integer> e2 = executor(port, 2, "c2", SECRET);
-    waitFor(() -> driver.tasksRunning() == 1 && driver.registeredExecutors() == 2, "one runs the task, one idles");
-    loop.call(() -> {
-      driver.preemptionRequested(List.of(), 1);
-      return null;
-    });
-    assertEquals(1, killed.size(), killed.toString());
-    assertTrue(killed.get(0).endsWith(": given back to the ResourceManager before it preempts it"), killed.toString());
-    assertEquals(1, loop.call(driver::tasksRunning), "the running task was not touched");
-    assertEquals(1, loop.call(driver::registeredExecutors));
-    server.shutdownNow();
-    e1.get(20, TimeUnit.SECONDS);
-    e2.get(20, TimeUnit.SECONDS);
-  }
-
-  @Test
-  void aContainerNamedForPreemptionBeforeItsExecutorRegisteredIsGivenBackAtOnce() throws Exception {
-    int port = startDriver("sleep", "--stages", "1", "--tasks", "1", "--task-ms", "60000");
-    CompletableFuture<Integer> e1 = executor(port, 1, "c1", SECRET);
-    waitFor(() -> driver.tasksRunning() == 1, "executor 1 runs the task; executor 2 was launched, never registered");
-    loop.call(() -> {
-      driver.preemptionRequested(List.of("2"), 0);
-      return null;
-    });
-    assertEquals(List.of("2: given back to the ResourceManager before it preempts it (its executor had not registered)"),
-        killed, "the container was given back, not left for the ResourceManager to kill");
-    assertEquals(1, loop.call(driver::tasksRunning), "the running task was not touched");
-    server.shutdownNow();
-    e1.get(20, TimeUnit.SECONDS);
   }
 }
