@@ -14,15 +14,12 @@ import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
-import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.Resource;
-import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.client.api.AMRMClient;
 import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
 import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.elasticam.allocator.ClusterView;
 import org.elasticam.allocator.ExecutorAllocator;
-import org.elasticam.allocator.model.AskId;
 import org.elasticam.allocator.model.ContainerExit;
 import org.elasticam.allocator.model.ContainerRef;
 import org.elasticam.allocator.model.ExecutorId;
@@ -41,13 +38,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The thin stateful adapter between the allocator core and YARN: it turns AMRMClient responses
  * into the core's records, and the core's plans into AMRMClient and launcher calls. It keeps only
- * what YARN's types require — the ContainerRequest behind each ask, the Container behind each
- * grant — and decides nothing.
- *
- * <p>Two priorities: requests with locality under {@link #LOCALITY_PRIORITY}, requests without
- * under {@link #LOCALITY_FREE_PRIORITY}. Schedulers delay a priority's off-node assignment while
- * it has node-level requests (delay scheduling), so keeping locality-free requests apart lets
- * them be granted at once; and YARN honours a node label only on a priority's any-host request.
+ * what YARN's types require — the ContainerRequest behind each ask ({@link ContainerRequests}), the
+ * Container behind each grant — and decides nothing.
  *
  * <p>Threading: every method runs on the AM's event-loop thread; launcher callbacks are posted
  * back onto it through the {@code loop} executor.
@@ -56,27 +48,21 @@ public final class YarnAllocator {
 
   private static final Logger LOG = LoggerFactory.getLogger(YarnAllocator.class);
 
-  public static final Priority LOCALITY_PRIORITY = Priority.newInstance(1);
-  public static final Priority LOCALITY_FREE_PRIORITY = Priority.newInstance(2);
-
   private final AMRMClient<ContainerRequest> amClient;
   private final ExecutorLauncher launcher;
   private final Executor loop;
   private final ExecutorAllocator core;
-  private final Resource resource;
-  private final Optional<String> nodeLabel;
+  private final ContainerRequests requests;
+  private final ResourceManagerNotices notices;
   private final RackLookup racks;
   private final NodeDirectory nodes;
   private final AllocationEvents events;
   private final Clock clock;
 
-  private final Map<AskId, ContainerRequest> requests = new HashMap<>();
   private final Map<ContainerRef, Container> containers = new HashMap<>();
   private final Map<ContainerRef, Map<String, ByteBuffer>> serviceMetadata = new HashMap<>();
   private Optional<String> failure = Optional.empty();
   private ContainerJournal journal = ContainerJournal.NONE;
-  /** Hosts the RM reported DECOMMISSIONING: a later RUNNING report means they were recommissioned. */
-  private final Set<String> decommissioning = new java.util.HashSet<>();
 
   public YarnAllocator(AMRMClient<ContainerRequest> amClient, ExecutorLauncher launcher, Executor loop,
       ExecutorAllocator core, Resource executorResource, Optional<String> nodeLabel, RackLookup racks,
@@ -85,8 +71,8 @@ public final class YarnAllocator {
     this.launcher = launcher;
     this.loop = loop;
     this.core = core;
-    this.resource = executorResource;
-    this.nodeLabel = nodeLabel;
+    this.requests = new ContainerRequests(amClient, executorResource, nodeLabel, events);
+    this.notices = new ResourceManagerNotices(events);
     this.racks = racks;
     this.nodes = nodes;
     this.events = events;
@@ -186,7 +172,7 @@ public final class YarnAllocator {
   /** Brings the client's request table and exclusions in line with the target, before allocate. */
   public void prepareHeartbeat() {
     apply(core.reconcile(clock.nowMs(), clusterView(core.hints().hostToLocalTaskCount().keySet())));
-    checkPendingMatchesClient();
+    requests.checkMatches(core.pendingAsks());
   }
 
   /**
@@ -195,53 +181,17 @@ public final class YarnAllocator {
    * response: known by then, it is named as ours and given back, not left for the RM to kill.
    */
   public void handleResponse(AllocateResponse response) {
-    for (org.apache.hadoop.yarn.api.records.NodeReport n : response.getUpdatedNodes()) {
-      org.apache.hadoop.yarn.api.records.NodeState state = n.getNodeState();
-      String host = n.getNodeId().getHost();
-      // The driver decides (and logs) what this means for its executors and shuffle output.
-      if (state == org.apache.hadoop.yarn.api.records.NodeState.DECOMMISSIONING) {
-        if (decommissioning.add(host)) {
-          events.nodeDecommissioning(host, n.getDecommissioningTimeout());
-        }
-      } else if (state.isUnusable()) {
-        decommissioning.remove(host);
-        events.nodeUnusable(host, state.name());
-      } else if (state == org.apache.hadoop.yarn.api.records.NodeState.RUNNING && decommissioning.remove(host)) {
-        events.nodeRecommissioned(host);
-      }
-    }
+    notices.nodesUpdated(response.getUpdatedNodes());
     List<Container> allocated = response.getAllocatedContainers();
     if (!allocated.isEmpty()) {
       handleAllocated(allocated);
     }
     if (response.getPreemptionMessage() != null) {
-      preemption(response.getPreemptionMessage());
+      notices.preemption(response.getPreemptionMessage(), this::executorIn);
     }
     List<ContainerStatus> completed = response.getCompletedContainersStatuses();
     if (!completed.isEmpty()) {
       handleCompleted(completed);
-    }
-  }
-
-  /**
-   * The containers the RM will preempt, as executors, and how many more it wants back beyond those
-   * (a negotiable contract may name resources rather than containers: counted in our containers).
-   */
-  private void preemption(org.apache.hadoop.yarn.api.records.PreemptionMessage m) {
-    java.util.Set<String> named = new java.util.LinkedHashSet<>();
-    int wanted = 0;
-    if (m.getStrictContract() != null) {
-      m.getStrictContract().getContainers().forEach(c -> executorIn(c.getId()).ifPresent(named::add));
-    }
-    if (m.getContract() != null) {
-      m.getContract().getContainers().forEach(c -> executorIn(c.getId()).ifPresent(named::add));
-      for (org.apache.hadoop.yarn.api.records.PreemptionResourceRequest r : m.getContract().getResourceRequest()) {
-        wanted += r.getResourceRequest().getNumContainers();
-      }
-    }
-    int more = Math.max(0, wanted - named.size());
-    if (!named.isEmpty() || more > 0) {
-      events.preemptionRequested(List.copyOf(named), more);
     }
   }
 
@@ -255,8 +205,7 @@ public final class YarnAllocator {
       ContainerRef ref = new ContainerRef(c.getId().toString());
       containers.put(ref, c);
       String host = c.getNodeId().getHost();
-      boolean free = c.getPriority() == null || c.getPriority().getPriority() != LOCALITY_PRIORITY.getPriority();
-      grants.add(new Grant(ref, host, racks.rackOf(host), free));
+      grants.add(new Grant(ref, host, racks.rackOf(host), ContainerRequests.localityFree(c.getPriority())));
     }
     Plan plan = core.onGrants(grants, clock.nowMs());
     LOG.info("Received {} container(s) from YARN, launching executors in {} of them", grants.size(),
@@ -304,18 +253,18 @@ public final class YarnAllocator {
   private final PlanTarget onYarn = new PlanTarget() {
     @Override
     public void addAsk(AddAsk add) {
-      addRequest(add);
+      requests.add(add);
     }
 
     @Override
     public void cancelAsk(CancelAsk cancel) {
-      removeRequest(cancel.ask());
+      requests.remove(cancel.ask());
     }
 
     @Override
     public void grantMatched(Action.GrantMatched m) {
       if (m.ask() != null) {
-        removeRequest(m.ask().id());
+        requests.remove(m.ask().id());
       }
       events.containerAllocated(m.container().id(), m.host(),
           m.ask() == null ? "unneeded" : m.level().name().toLowerCase(java.util.Locale.ROOT));
@@ -362,55 +311,9 @@ public final class YarnAllocator {
 
     @Override
     public void requestsChanged(Map<List<String>, List<AddAsk>> added, List<CancelAsk> cancelled) {
-      reportRequests(added, cancelled);
+      requests.report(added, cancelled);
     }
   };
-
-  private void addRequest(AddAsk add) {
-    boolean free = add.origin().localityFree();
-    List<String> hosts = add.locality().hosts();
-    List<String> rackList = add.locality().racks();
-    ContainerRequest req = new ContainerRequest(resource,
-        hosts.isEmpty() ? null : hosts.toArray(new String[0]),
-        rackList.isEmpty() ? null : rackList.toArray(new String[0]),
-        free ? LOCALITY_FREE_PRIORITY : LOCALITY_PRIORITY, true,
-        free && hosts.isEmpty() ? nodeLabel.orElse(null) : null);
-    amClient.addContainerRequest(req);
-    requests.put(add.ask(), req);
-  }
-
-  private void removeRequest(AskId ask) {
-    ContainerRequest req = requests.remove(ask);
-    if (req != null) {
-      amClient.removeContainerRequest(req);
-    }
-  }
-
-  private void reportRequests(Map<List<String>, List<AddAsk>> added, List<CancelAsk> cancelled) {
-    if (!added.isEmpty()) {
-      int total = added.values().stream().mapToInt(List::size).sum();
-      LOG.info("Requesting {} executor container(s) of {} MiB and {} vcore(s): {} [{}]", total,
-          resource.getMemorySize(), resource.getVirtualCores(), describe(added), added.values().iterator().next()
-              .get(0).reason());
-      added.forEach((hosts, asks) -> events.containersRequested(asks.size(), hosts, asks.get(0).locality().racks()));
-    }
-    if (!cancelled.isEmpty()) {
-      LOG.info("Cancelled {} container request(s): {}", cancelled.size(), cancelled.get(0).reason());
-      events.requestsCancelled(cancelled.size(), cancelled.get(0).reason());
-    }
-  }
-
-  private static String describe(Map<List<String>, List<AddAsk>> added) {
-    StringBuilder sb = new StringBuilder();
-    added.forEach((hosts, asks) -> {
-      if (sb.length() > 0) {
-        sb.append(", ");
-      }
-      sb.append(asks.size()).append(" on ").append(hosts.isEmpty() ? "any host"
-          : hosts.size() <= 5 ? hosts.toString() : hosts.subList(0, 5) + "+" + (hosts.size() - 5) + " more");
-    });
-    return sb.toString();
-  }
 
   private void launch(Action.LaunchExecutor l) {
     Container c = containers.get(l.container());
@@ -467,27 +370,9 @@ public final class YarnAllocator {
     events.containerCompleted(c);
   }
 
-  /**
-   * Our pending asks must equal the client's table; a difference means a request was added or
-   * removed behind the core's back, and every later round would be wrong.
-   */
-  private void checkPendingMatchesClient() {
-    int client = clientPendingCount();
-    if (client != core.pendingAsks()) {
-      LOG.error("Allocator state diverged from AMRMClient: {} pending asks in the ledger, {} in the client's"
-          + " request table", core.pendingAsks(), client);
-    }
-  }
-
-  /** Requests in the client's table, over both priorities. */
+  /** Requests in AMRMClient's table, over both priorities. */
   public int clientPendingCount() {
-    int n = 0;
-    for (Priority p : List.of(LOCALITY_PRIORITY, LOCALITY_FREE_PRIORITY)) {
-      for (Collection<ContainerRequest> c : amClient.getMatchingRequests(p, ResourceRequest.ANY, resource)) {
-        n += c.size();
-      }
-    }
-    return n;
+    return requests.clientPendingCount();
   }
 
   // ---- state, for the AM and tests -------------------------------------------------------------

@@ -136,8 +136,8 @@ class YarnAllocatorTest {
 
   @Test
   void asksUnderThePrioritiesTheResourceManagerContractChecks() {
-    assertEquals(ResourceManagerContract.LOCALITY_PRIORITY, YarnAllocator.LOCALITY_PRIORITY);
-    assertEquals(ResourceManagerContract.LOCALITY_FREE_PRIORITY, YarnAllocator.LOCALITY_FREE_PRIORITY);
+    assertEquals(ResourceManagerContract.LOCALITY_PRIORITY, ContainerRequests.LOCALITY_PRIORITY);
+    assertEquals(ResourceManagerContract.LOCALITY_FREE_PRIORITY, ContainerRequests.LOCALITY_FREE_PRIORITY);
   }
 
   @Test
@@ -157,7 +157,7 @@ class YarnAllocatorTest {
   void noLaunchBeyondTheTarget() {
     target(1);
     grant("host1");
-    rm.grantUnrequested("host2", YarnAllocator.LOCALITY_FREE_PRIORITY, RESOURCE);
+    rm.grantUnrequested("host2", ContainerRequests.LOCALITY_FREE_PRIORITY, RESOURCE);
     heartbeat();
     assertEquals(1, allocator.running());
     heartbeat();
@@ -176,7 +176,7 @@ class YarnAllocatorTest {
   void moreThanRequested() {
     target(2);
     grant("host1", "host2");
-    rm.grantUnrequested("host4", YarnAllocator.LOCALITY_FREE_PRIORITY, RESOURCE);
+    rm.grantUnrequested("host4", ContainerRequests.LOCALITY_FREE_PRIORITY, RESOURCE);
     heartbeat();
     assertEquals(2, allocator.running());
     heartbeat();
@@ -411,8 +411,8 @@ class YarnAllocatorTest {
   void localityRequestsAndTheirGrantsStayConsistentWithTheRm() {
     allocator.requestTotalExecutors(3, 3, Map.of("host3", 3, "host4", 3), Set.of());
     heartbeat();
-    assertEquals(3, rm.outstanding(YarnAllocator.LOCALITY_PRIORITY.getPriority(), "*"));
-    assertTrue(rm.outstanding(YarnAllocator.LOCALITY_PRIORITY.getPriority(), "host3") > 0);
+    assertEquals(3, rm.outstanding(ContainerRequests.LOCALITY_PRIORITY.getPriority(), "*"));
+    assertTrue(rm.outstanding(ContainerRequests.LOCALITY_PRIORITY.getPriority(), "host3") > 0);
     grant("host3", "host4", "host5");
     assertEquals(3, allocator.running());
     assertPending(0);
