@@ -1,0 +1,150 @@
+package org.elasticam.engine.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.elasticam.engine.events.JobEvents;
+import org.elasticam.engine.executors.ExecutorRoster;
+import org.elasticam.engine.scheduling.TaskScheduler;
+import org.elasticam.time.ManualClock;
+import org.elasticam.time.ManualScheduler;
+import org.junit.jupiter.api.Test;
+
+/** Registered executors' sessions on a manual scheduler: what ends one, and what the job and the allocator hear. */
+class ExecutorSessionsTest {
+
+  private final ManualScheduler time = new ManualScheduler(new ManualClock(1_000_000));
+  private final Map<String, String> launched = new LinkedHashMap<>();
+  private final List<String> released = new ArrayList<>();
+  private final List<String> job = new ArrayList<>();
+  private final ExecutorRoster roster = new ExecutorRoster();
+  private final DriverSettings settings = new DriverSettings("app_1", 2, 1, 2, Duration.ZERO, Duration.ofMillis(200),
+      Duration.ofSeconds(10), Duration.ofSeconds(30), 0.0, Duration.ZERO, Duration.ofSeconds(6),
+      DriverSettings.ExcludeOnFailure.OFF);
+  private ExecutorSessions sessions;
+
+  ExecutorSessionsTest() {
+    AllocatorPort allocator = new AllocatorPort() {
+      @Override
+      public boolean requestTotalExecutors(int target, int tasks, Map<String, Integer> hosts, Set<String> excluded) {
+        return true;
+      }
+
+      @Override
+      public void killExecutor(String id, String reason) {
+        released.add(id + ": " + reason);
+        launched.remove(id);
+      }
+
+      @Override
+      public void killFailedExecutor(String id, String why) {
+        released.add(id + " failed: " + why);
+        launched.remove(id);
+      }
+
+      @Override
+      public Optional<Launched> launched(String id) {
+        return Optional.ofNullable(launched.get(id)).map(c -> new Launched(c, "h" + id, 0));
+      }
+    };
+    sessions = new ExecutorSessions(settings, time, time.clock(), allocator, roster, new JobEvents((e, kv) -> { }),
+        new TaskScheduler(2, Duration.ZERO, h -> null), new ExecutorSessions.Job() {
+          @Override
+          public boolean ending() {
+            return false;
+          }
+
+          @Override
+          public void executorUp(String id, String host, boolean survivor) {
+            job.add("up " + id);
+          }
+
+          @Override
+          public void executorLost(String id, String why, boolean release) {
+            job.add("lost " + id + ": " + why);
+            sessions.end(id);
+          }
+        });
+  }
+
+  private JobEngine.Session register(String id) {
+    launched.put(id, "c" + id);
+    return sessions.register(new ExecutorLink() {
+      @Override
+      public void registered(String appId, long heartbeatIntervalMs) {}
+
+      @Override
+      public void launch(TaskLaunch launch) {}
+
+      @Override
+      public void kill(long taskId) {}
+
+      @Override
+      public void commitAnswer(long taskId, boolean allowed) {}
+
+      @Override
+      public void credentials(byte[] tokens) {}
+
+      @Override
+      public void shutdown(String reason) {}
+
+      @Override
+      public void refuse(String why) {}
+
+      @Override
+      public void end() {
+        job.add("ended " + id);
+      }
+    }, new Registration(id, "h" + id, "c" + id, 2, 1, "17", "/jdk", List.of(), true, Map.of()));
+  }
+
+  @Test
+  void anExecutorSilentPastTheHeartbeatTimeoutIsLostAndReleasedAsFailed() {
+    JobEngine.Session s1 = register("1");
+    register("2");
+    assertEquals(List.of("up 1", "up 2"), job);
+    time.advance(Duration.ofSeconds(4));
+    sessions.heard(s1);
+    time.advance(Duration.ofMillis(10_001 - 4_000));
+    sessions.checkHeartbeats();
+    assertEquals(List.of("up 1", "up 2", "lost 2: no heartbeat for 10001 ms (elasticam.executor.heartbeatTimeout)",
+        "ended 2"), job, "1 was heard 6 s ago");
+    assertEquals(List.of("2 failed: lost: no heartbeat for 10001 ms (elasticam.executor.heartbeatTimeout)"),
+        released);
+    assertEquals(List.of("1"), sessions.ids());
+  }
+
+  @Test
+  void aClosedSessionLosesItsExecutorAtOnceAndReleasesItAfterTheGraceOnlyIfStillThere() {
+    JobEngine.Session s1 = register("1");
+    JobEngine.Session s2 = register("2");
+    sessions.closed(s1, "stream failed");
+    sessions.closed(s1, "stream failed");
+    assertEquals(List.of("up 1", "up 2", "lost 1: stream failed", "ended 1"), job, "a second close is no news");
+    sessions.closed(s2, "stream failed");
+    launched.remove("2");
+    time.advance(Duration.ofSeconds(6));
+    assertEquals(List.of("1: lost: stream failed"), released, "2's container reported its own end meanwhile");
+  }
+
+  @Test
+  void aLaunchedExecutorThatDoesNotRegisterInTimeIsGivenUpAndRefusedAfter() {
+    launched.put("3", "c3");
+    sessions.launched("3");
+    sessions.launched("4");
+    time.advance(Duration.ofSeconds(30));
+    assertEquals(List.of("3 failed: it did not register within 30s (elasticam.executor.registrationTimeout)"),
+        released, "4 was never launched: nothing to give up");
+    assertTrue(roster.isGone("3"));
+    assertEquals(null, register("3"), "too late");
+    assertNotNull(register("5"));
+  }
+}
