@@ -20,6 +20,7 @@ public record Restarted(List<Resumption.RecordedStage> completedStages, List<Res
   public Restarted {
     completedStages = List.copyOf(completedStages);
     runningStages = List.copyOf(runningStages);
-    survivors = Set.copyOf(survivors);
+    // In a stable order: survivors given up on are released, and logged, in it.
+    survivors = java.util.Collections.unmodifiableSet(new java.util.TreeSet<>(survivors));
   }
 }

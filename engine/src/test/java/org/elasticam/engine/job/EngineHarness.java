@@ -38,7 +38,7 @@ final class EngineHarness {
   }
 
   /** What the executor was told. */
-  static final class Link implements ExecutorLink {
+  static class Link implements ExecutorLink {
     final List<TaskLaunch> launched = new ArrayList<>();
     final List<Long> killed = new ArrayList<>();
     final List<byte[]> credentials = new ArrayList<>();
@@ -159,6 +159,11 @@ final class EngineHarness {
       e.taskReported(s, new TaskReport(t.attempt().taskId(), TaskReport.State.SUCCEEDED, "", 0, null));
     }
     return now.size();
+  }
+
+  /** The names of the events written, in order. */
+  List<String> names() {
+    return events.stream().map(w -> w.event().wireName()).toList();
   }
 
   List<Written> named(Event event) {

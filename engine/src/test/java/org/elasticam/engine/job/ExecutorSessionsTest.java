@@ -6,11 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import org.elasticam.engine.events.JobEvents;
 import org.elasticam.engine.executors.ExecutorRoster;
 import org.elasticam.engine.scheduling.TaskScheduler;
@@ -22,39 +19,13 @@ import org.junit.jupiter.api.Test;
 class ExecutorSessionsTest {
 
   private final ManualScheduler time = new ManualScheduler(new ManualClock(1_000_000));
-  private final Map<String, String> launched = new LinkedHashMap<>();
-  private final List<String> released = new ArrayList<>();
+  private final EngineHarness.Allocator allocator = new EngineHarness.Allocator();
   private final List<String> job = new ArrayList<>();
   private final ExecutorRoster roster = new ExecutorRoster();
-  private final DriverSettings settings = new DriverSettings("app_1", 2, 1, 2, Duration.ZERO, Duration.ofMillis(200),
-      Duration.ofSeconds(10), Duration.ofSeconds(30), 0.0, Duration.ZERO, Duration.ofSeconds(6),
-      DriverSettings.ExcludeOnFailure.OFF);
+  private final DriverSettings settings = EngineHarness.settings(0.0, Duration.ZERO);
   private ExecutorSessions sessions;
 
   ExecutorSessionsTest() {
-    AllocatorPort allocator = new AllocatorPort() {
-      @Override
-      public boolean requestTotalExecutors(int target, int tasks, Map<String, Integer> hosts, Set<String> excluded) {
-        return true;
-      }
-
-      @Override
-      public void killExecutor(String id, String reason) {
-        released.add(id + ": " + reason);
-        launched.remove(id);
-      }
-
-      @Override
-      public void killFailedExecutor(String id, String why) {
-        released.add(id + " failed: " + why);
-        launched.remove(id);
-      }
-
-      @Override
-      public Optional<Launched> launched(String id) {
-        return Optional.ofNullable(launched.get(id)).map(c -> new Launched(c, "h" + id, 0));
-      }
-    };
     sessions = new ExecutorSessions(settings, time, time.clock(), allocator, roster, new JobEvents((e, kv) -> { }),
         new TaskScheduler(2, Duration.ZERO, h -> null), new ExecutorSessions.Job() {
           @Override
@@ -76,34 +47,15 @@ class ExecutorSessionsTest {
   }
 
   private JobEngine.Session register(String id) {
-    launched.put(id, "c" + id);
-    return sessions.register(new ExecutorLink() {
-      @Override
-      public void registered(String appId, long heartbeatIntervalMs) {}
-
-      @Override
-      public void launch(TaskLaunch launch) {}
-
-      @Override
-      public void kill(long taskId) {}
-
-      @Override
-      public void commitAnswer(long taskId, boolean allowed) {}
-
-      @Override
-      public void credentials(byte[] tokens) {}
-
-      @Override
-      public void shutdown(String reason) {}
-
-      @Override
-      public void refuse(String why) {}
-
+    allocator.launched.put(id, "c" + id);
+    EngineHarness.Link link = new EngineHarness.Link() {
       @Override
       public void end() {
         job.add("ended " + id);
       }
-    }, new Registration(id, "h" + id, "c" + id, 2, 1, "17", "/jdk", List.of(), true, Map.of()));
+    };
+    return sessions.register(link, new Registration(id, "h" + id, "c" + id, 2, 1, "17", "/jdk", List.of(), true,
+        Map.of()));
   }
 
   @Test
@@ -117,8 +69,8 @@ class ExecutorSessionsTest {
     sessions.checkHeartbeats();
     assertEquals(List.of("up 1", "up 2", "lost 2: no heartbeat for 10001 ms (elasticam.executor.heartbeatTimeout)",
         "ended 2"), job, "1 was heard 6 s ago");
-    assertEquals(List.of("2 failed: lost: no heartbeat for 10001 ms (elasticam.executor.heartbeatTimeout)"),
-        released);
+    assertEquals(List.of("2: lost: no heartbeat for 10001 ms (elasticam.executor.heartbeatTimeout)"),
+        allocator.failed);
     assertEquals(List.of("1"), sessions.ids());
   }
 
@@ -130,19 +82,19 @@ class ExecutorSessionsTest {
     sessions.closed(s1, "stream failed");
     assertEquals(List.of("up 1", "up 2", "lost 1: stream failed", "ended 1"), job, "a second close is no news");
     sessions.closed(s2, "stream failed");
-    launched.remove("2");
+    allocator.launched.remove("2");
     time.advance(Duration.ofSeconds(6));
-    assertEquals(List.of("1: lost: stream failed"), released, "2's container reported its own end meanwhile");
+    assertEquals(List.of("1: lost: stream failed"), allocator.killed, "2's container reported its own end meanwhile");
   }
 
   @Test
   void aLaunchedExecutorThatDoesNotRegisterInTimeIsGivenUpAndRefusedAfter() {
-    launched.put("3", "c3");
+    allocator.launched.put("3", "c3");
     sessions.launched("3");
     sessions.launched("4");
     time.advance(Duration.ofSeconds(30));
-    assertEquals(List.of("3 failed: it did not register within 30s (elasticam.executor.registrationTimeout)"),
-        released, "4 was never launched: nothing to give up");
+    assertEquals(List.of("3: it did not register within 30s (elasticam.executor.registrationTimeout)"),
+        allocator.failed, "4 was never launched: nothing to give up");
     assertTrue(roster.isGone("3"));
     assertEquals(null, register("3"), "too late");
     assertNotNull(register("5"));

@@ -7,110 +7,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import org.elasticam.api.Stage;
-import org.elasticam.engine.scheduling.TaskScheduler;
 import org.elasticam.report.events.Event;
-import org.elasticam.time.ManualClock;
 import org.elasticam.time.ManualScheduler;
+import org.elasticam.engine.job.EngineHarness.Link;
 import org.junit.jupiter.api.Test;
 
 /**
- * The job engine on a manual scheduler, its executors as recording links and its allocator a
- * recording port: what it decides, at what time, with no threads and no waiting.
+ * The job engine on a manual scheduler ({@link EngineHarness}): a job from submission to success,
+ * registration, heartbeats, failures, tokens and restarts, with no threads and no waiting.
  */
 class JobEngineTest {
 
-  private final ManualScheduler time = new ManualScheduler(new ManualClock(1_000_000));
-  private final Allocator allocator = new Allocator();
-  private final List<String> events = new ArrayList<>();
-  private Outcome outcome;
-
-  /** What the executor was told. */
-  private static final class Link implements ExecutorLink {
-    final List<TaskLaunch> launched = new ArrayList<>();
-    final List<Long> killed = new ArrayList<>();
-    final List<byte[]> credentials = new ArrayList<>();
-    String refused;
-    boolean registered;
-    boolean ended;
-    String shutdown;
-
-    @Override
-    public void registered(String appId, long heartbeatIntervalMs) {
-      registered = true;
-    }
-
-    @Override
-    public void launch(TaskLaunch launch) {
-      launched.add(launch);
-    }
-
-    @Override
-    public void kill(long taskId) {
-      killed.add(taskId);
-    }
-
-    @Override
-    public void commitAnswer(long taskId, boolean allowed) {}
-
-    @Override
-    public void credentials(byte[] tokens) {
-      credentials.add(tokens);
-    }
-
-    @Override
-    public void shutdown(String reason) {
-      shutdown = reason;
-    }
-
-    @Override
-    public void refuse(String why) {
-      refused = why;
-    }
-
-    @Override
-    public void end() {
-      ended = true;
-    }
-  }
-
-  /** The allocator as the engine sees it: executors launched in containers c<id>, and what it was asked. */
-  private static final class Allocator implements AllocatorPort {
-    final Map<String, String> launched = new LinkedHashMap<>();
-    final List<String> killed = new ArrayList<>();
-    final List<String> failed = new ArrayList<>();
-    int target = -1;
-
-    @Override
-    public boolean requestTotalExecutors(int target, int localityAwareTasks, Map<String, Integer> hostToLocalTaskCount,
-        Set<String> excludedNodes) {
-      boolean changed = target != this.target;
-      this.target = target;
-      return changed;
-    }
-
-    @Override
-    public void killExecutor(String executorId, String reason) {
-      killed.add(executorId + ": " + reason);
-      launched.remove(executorId);
-    }
-
-    @Override
-    public void killFailedExecutor(String executorId, String why) {
-      failed.add(executorId + ": " + why);
-      launched.remove(executorId);
-    }
-
-    @Override
-    public Optional<Launched> launched(String executorId) {
-      return Optional.ofNullable(launched.get(executorId)).map(c -> new Launched(c, "h" + executorId, 0));
-    }
-  }
+  private final EngineHarness h = new EngineHarness();
+  private final ManualScheduler time = h.time;
+  private final EngineHarness.Allocator allocator = h.allocator;
 
   private JobEngine engine(int stages, int tasks, double minRegisteredRatio, Duration maxRegisteredWait) {
     return engine(stages, tasks, minRegisteredRatio, maxRegisteredWait, null);
@@ -119,16 +33,8 @@ class JobEngineTest {
   /** @param restarted what an earlier attempt left, or null for a first attempt */
   private JobEngine engine(int stages, int tasks, double minRegisteredRatio, Duration maxRegisteredWait,
       org.elasticam.engine.recovery.Restarted restarted) {
-    List<Stage> list = new ArrayList<>();
-    for (int s = 0; s < stages; s++) {
-      Stage.Builder b = Stage.builder(s, "stage " + s, "T").tasks(tasks);
-      list.add(s == 0 ? b.build() : b.parents(s - 1).build());
-    }
-    DriverSettings settings = new DriverSettings("app_1", 2, 1, 2, Duration.ZERO, Duration.ofMillis(200),
-        Duration.ofSeconds(10), Duration.ofSeconds(30), minRegisteredRatio, maxRegisteredWait, Duration.ofSeconds(6),
-        DriverSettings.ExcludeOnFailure.OFF);
-    JobEngine e = new JobEngine(settings, time, new DagPlan(list), new TaskScheduler(2, Duration.ZERO, h -> null),
-        allocator, (event, kv) -> events.add(event.wireName()), time.clock(), o -> outcome = o);
+    JobEngine e = h.engine(EngineHarness.settings(minRegisteredRatio, maxRegisteredWait),
+        EngineHarness.chain(stages, tasks));
     if (restarted != null) {
       e.recover(restarted);
     }
@@ -137,9 +43,7 @@ class JobEngineTest {
   }
 
   private JobEngine.Session register(JobEngine e, String id, Link link) {
-    allocator.launched.putIfAbsent(id, "c" + id);
-    return e.register(link, new Registration(id, "h" + id, "c" + id, 2, 100, "17", "/jdk", List.of("/d"), true,
-        Map.of()));
+    return h.register(e, id, link);
   }
 
   /** The executor's heartbeat, every second from now on. */
@@ -147,14 +51,8 @@ class JobEngineTest {
     time.every(Duration.ofSeconds(1), () -> e.heard(s));
   }
 
-  /** Every attempt the link was told to start, reported succeeded; returns how many. */
-  private int succeedAll(JobEngine e, JobEngine.Session s, Link link) {
-    List<TaskLaunch> now = List.copyOf(link.launched);
-    link.launched.clear();
-    for (TaskLaunch t : now) {
-      e.taskReported(s, new TaskReport(t.attempt().taskId(), TaskReport.State.SUCCEEDED, "", 0, null));
-    }
-    return now.size();
+  private static int succeedAll(JobEngine e, JobEngine.Session s, Link link) {
+    return EngineHarness.succeedAll(e, s, link);
   }
 
   @Test
@@ -172,9 +70,9 @@ class JobEngineTest {
     assertEquals(3, e.tasksRunning(), "stage 1 started when stage 0 completed");
     succeedAll(e, s1, l1);
     succeedAll(e, s2, l2);
-    assertEquals(Outcome.Status.SUCCEEDED, outcome.status());
-    assertEquals("all 6 tasks of 2 stages succeeded", outcome.diagnostics());
-    assertEquals(2, events.stream().filter(n -> n.equals(Event.STAGE_COMPLETED.wireName())).count());
+    assertEquals(Outcome.Status.SUCCEEDED, h.outcome.status());
+    assertEquals("all 6 tasks of 2 stages succeeded", h.outcome.diagnostics());
+    assertEquals(2, h.names().stream().filter(n -> n.equals(Event.STAGE_COMPLETED.wireName())).count());
   }
 
   @Test
@@ -262,9 +160,9 @@ class JobEngineTest {
       e.taskReported(s1, new TaskReport(t.attempt().taskId(), TaskReport.State.FAILED,
           "java.lang.IllegalStateException: boom\n\tat T.run(T.java:1)", 0, null));
     }
-    assertNotNull(outcome);
-    assertEquals(Outcome.Status.FAILED, outcome.status());
-    assertTrue(outcome.diagnostics().contains("boom"), outcome.diagnostics());
+    assertNotNull(h.outcome);
+    assertEquals(Outcome.Status.FAILED, h.outcome.status());
+    assertTrue(h.outcome.diagnostics().contains("boom"), h.outcome.diagnostics());
   }
 
   @Test
@@ -294,11 +192,7 @@ class JobEngineTest {
   private JobEngine shuffleEngine(org.elasticam.engine.recovery.Restarted restarted) {
     List<Stage> list = List.of(Stage.builder(0, "map", "T").tasks(2).writesShuffle(2).build(),
         Stage.builder(1, "reduce", "T").parents(0).tasks(2).build());
-    DriverSettings settings = new DriverSettings("app_1", 2, 1, 2, Duration.ZERO, Duration.ofMillis(200),
-        Duration.ofSeconds(10), Duration.ofSeconds(30), 0.0, Duration.ZERO, Duration.ofSeconds(6),
-        DriverSettings.ExcludeOnFailure.OFF);
-    JobEngine e = new JobEngine(settings, time, new DagPlan(list), new TaskScheduler(2, Duration.ZERO, h -> null),
-        allocator, (event, kv) -> events.add(event.wireName()), time.clock(), o -> outcome = o);
+    JobEngine e = h.engine(EngineHarness.settings(0.0, Duration.ZERO), new DagPlan(list));
     e.recover(restarted);
     e.start();
     return e;
@@ -307,14 +201,14 @@ class JobEngineTest {
   @Test
   void afterARestartASurvivorReattachesAndTheCompletedStageDoesNotRunAgain() {
     JobEngine e = shuffleEngine(stageZeroDoneOnExecutorOne(Set.of("1")));
-    assertTrue(events.contains(Event.STAGE_COMPLETED.wireName()), "stage 0 is known completed: " + events);
+    assertTrue(h.names().contains(Event.STAGE_COMPLETED.wireName()), "stage 0 is known completed: " + h.names());
     Link l1 = new Link();
     JobEngine.Session s1 = register(e, "1", l1);
     assertEquals(2, l1.launched.size());
     assertTrue(l1.launched.stream().allMatch(t -> t.attempt().stageId() == 1), "only the reducers run");
     assertEquals(2, l1.launched.get(0).reads().get(0).maps(), "reading the output the earlier attempt left");
     succeedAll(e, s1, l1);
-    assertEquals(Outcome.Status.SUCCEEDED, outcome.status());
+    assertEquals(Outcome.Status.SUCCEEDED, h.outcome.status());
     assertEquals(4, e.tasksDone(), "progress counts the tasks done before the restart");
   }
 
@@ -337,13 +231,13 @@ class JobEngineTest {
       e.taskReported(s2, new TaskReport(t.attempt().taskId(), TaskReport.State.FETCH_FAILED, "", 0,
           new TaskReport.FetchFailure(0, "1", List.of(0, 1), "connection refused")));
     }
-    assertTrue(events.contains(Event.STAGE_RESUBMITTED.wireName()), events.toString());
+    assertTrue(h.names().contains(Event.STAGE_RESUBMITTED.wireName()), h.names().toString());
     assertEquals(List.of(0, 0), l2.launched.stream().map(t -> t.attempt().stageId()).toList(), "both maps again");
     succeedAll(e, s2, l2);
     assertEquals(List.of(1, 1), l2.launched.stream().map(t -> t.attempt().stageId()).toList(), "then the reducers");
     assertEquals("2", l2.launched.get(0).reads().get(0).locations().get(0).executorId(),
         "reading the new output");
     succeedAll(e, s2, l2);
-    assertEquals(Outcome.Status.SUCCEEDED, outcome.status(), outcome.diagnostics());
+    assertEquals(Outcome.Status.SUCCEEDED, h.outcome.status(), h.outcome.diagnostics());
   }
 }
