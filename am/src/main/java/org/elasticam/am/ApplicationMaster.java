@@ -45,6 +45,9 @@ import org.elasticam.am.security.AppAcls;
 import org.elasticam.am.security.TokenRenewer;
 import org.elasticam.am.driver.DriverService;
 import org.elasticam.engine.job.DriverSettings;
+import org.elasticam.engine.job.EnginePorts;
+import org.elasticam.engine.job.JobEngine;
+import org.elasticam.engine.job.JobPolicies;
 import org.elasticam.engine.job.Outcome;
 import org.elasticam.engine.scheduling.TaskScheduler;
 import org.elasticam.am.events.EventLog;
@@ -280,8 +283,9 @@ public final class ApplicationMaster {
                 elastic.get(org.elasticam.conf.StreamingKeys.POLICY).name().toLowerCase(java.util.Locale.ROOT),
                 org.elasticam.allocator.streaming.StreamingSettings.from(elastic, sp.batchMs()), appId.hashCode())
             : null;
-    Driver driver = new Driver(DriverSettings.from(elastic, appId), loop, plan, scheduler, port, events, clock,
-        done::complete, policy, streamingPolicy, elastic.get(org.elasticam.conf.StreamingKeys.DEBUG));
+    Driver driver = new Driver(new JobEngine(DriverSettings.from(elastic, appId), plan, scheduler,
+        new EnginePorts(loop, clock, port, events), new JobPolicies(policy, streamingPolicy,
+            elastic.get(org.elasticam.conf.StreamingKeys.DEBUG)), done::complete));
     amEvents.attach(driver);
     driver.shuffleCleaner(cleaner);
     if (restart.journal() != null) {

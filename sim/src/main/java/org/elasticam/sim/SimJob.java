@@ -17,8 +17,10 @@ import org.elasticam.allocator.model.LocalityHints;
 import org.elasticam.conf.ElasticConf;
 import org.elasticam.engine.job.AllocatorPort;
 import org.elasticam.engine.job.DriverSettings;
+import org.elasticam.engine.job.EnginePorts;
 import org.elasticam.engine.job.ExecutorLink;
 import org.elasticam.engine.job.JobEngine;
+import org.elasticam.engine.job.JobPolicies;
 import org.elasticam.engine.job.Outcome;
 import org.elasticam.engine.job.Registration;
 import org.elasticam.engine.job.TaskLaunch;
@@ -68,8 +70,8 @@ final class SimJob implements SimExecutors.Driver {
     this.metrics = metrics;
     this.parallelism = parallelism;
     DriverSettings settings = DriverSettings.from(conf, "simulated").withHeartbeatTimeout(NEVER_SILENT);
-    this.engine = new JobEngine(settings, time, plan, scheduler, new SimAllocatorPort(), new Observed(log),
-        time.clock(), outcome -> ended(outcome, onJobEnd), policy);
+    this.engine = new JobEngine(settings, plan, scheduler, new EnginePorts(time, time.clock(), new SimAllocatorPort(),
+        new Observed(log)), JobPolicies.batch(policy), outcome -> ended(outcome, onJobEnd));
   }
 
   /** Sets the initial target, submits the first stages and starts the engine's tick. */

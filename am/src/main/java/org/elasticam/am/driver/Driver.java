@@ -5,26 +5,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Consumer;
-import org.elasticam.allocator.dynamic.AllocationPolicy;
-import org.elasticam.allocator.streaming.StreamingPolicy;
-import org.elasticam.am.events.EventLog;
-import org.elasticam.engine.job.AllocatorPort;
-import org.elasticam.engine.job.DriverSettings;
 import org.elasticam.engine.job.JobEngine;
-import org.elasticam.engine.job.JobPlan;
 import org.elasticam.engine.job.Outcome;
 import org.elasticam.engine.job.Registration;
 import org.elasticam.engine.job.ShuffleCleaner;
 import org.elasticam.engine.job.TaskReport;
-import org.elasticam.engine.scheduling.TaskScheduler;
 import org.elasticam.rpc.proto.DriverMessage;
 import org.elasticam.rpc.proto.ExecutorMessage;
 import org.elasticam.rpc.proto.HeartbeatAck;
 import org.elasticam.rpc.proto.Register;
 import org.elasticam.rpc.proto.TaskUpdate;
-import org.elasticam.time.Clock;
-import org.elasticam.time.Scheduler;
 
 /**
  * The AM's end of the control plane around the {@link JobEngine}: executors' messages become the
@@ -36,27 +26,8 @@ public final class Driver implements DriverService.SessionHandler {
 
   private final JobEngine engine;
 
-  public Driver(DriverSettings settings, Scheduler loop, JobPlan plan, TaskScheduler scheduler, AllocatorPort allocator,
-      EventLog events, Clock clock, Consumer<Outcome> onFinish) {
-    this(settings, loop, plan, scheduler, allocator, events, clock, onFinish, null);
-  }
-
-  /** @param policy the dynamic-allocation policy, or null for static allocation */
-  public Driver(DriverSettings settings, Scheduler loop, JobPlan plan, TaskScheduler scheduler, AllocatorPort allocator,
-      EventLog events, Clock clock, Consumer<Outcome> onFinish, AllocationPolicy policy) {
-    this(settings, loop, plan, scheduler, allocator, events, clock, onFinish, policy, null, false);
-  }
-
-  /**
-   * @param policy the batch dynamic-allocation policy, or null
-   * @param streamingPolicy the streaming dynamic-allocation policy of a streaming job, or null
-   * @param streamingDebug log every streaming decision with its inputs
-   */
-  public Driver(DriverSettings settings, Scheduler loop, JobPlan plan, TaskScheduler scheduler, AllocatorPort allocator,
-      EventLog events, Clock clock, Consumer<Outcome> onFinish, AllocationPolicy policy,
-      StreamingPolicy streamingPolicy, boolean streamingDebug) {
-    this.engine = new JobEngine(settings, loop, plan, scheduler, allocator, events, clock, onFinish, policy,
-        streamingPolicy, streamingDebug);
+  public Driver(JobEngine engine) {
+    this.engine = engine;
   }
 
   public JobEngine engine() {

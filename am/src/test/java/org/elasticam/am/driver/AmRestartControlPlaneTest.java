@@ -38,6 +38,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.elasticam.engine.job.JobPlan;
 import org.elasticam.engine.job.Outcome;
 import org.elasticam.engine.job.DriverSettings;
+import org.elasticam.engine.job.EnginePorts;
+import org.elasticam.engine.job.JobEngine;
+import org.elasticam.engine.job.JobPolicies;
 
 /**
  * An AM restart as the control plane sees it, with real executor backends on loopback: the first
@@ -106,10 +109,10 @@ class AmRestartControlPlaneTest {
     CompletableFuture<Outcome> outcome = new CompletableFuture<>();
     AmLoop loop = new AmLoop(outcome::completeExceptionally);
     EventLog events = EventLog.discarding(Clock.system());
-    Driver driver = new Driver(new DriverSettings("app_1", 2, 1, 2, Duration.ZERO, Duration.ofMillis(200),
-        Duration.ofSeconds(10), Duration.ofSeconds(30), 0.0, Duration.ZERO, Duration.ofSeconds(1),
-        DriverSettings.ExcludeOnFailure.OFF), loop, plan, new TaskScheduler(2, Duration.ZERO, h -> null),
-        allocator, events, Clock.system(), outcome::complete);
+    Driver driver = new Driver(new JobEngine(new DriverSettings("app_1", 2, 1, 2, Duration.ZERO,
+        Duration.ofMillis(200), Duration.ofSeconds(10), Duration.ofSeconds(30), 0.0, Duration.ZERO,
+        Duration.ofSeconds(1), DriverSettings.ExcludeOnFailure.OFF), plan, new TaskScheduler(2, Duration.ZERO,
+        h -> null), new EnginePorts(loop, Clock.system(), allocator, events), JobPolicies.STATIC, outcome::complete));
     driver.recordTo(j);
     if (recovery != null) {
       driver.recover(recovery);

@@ -36,6 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.elasticam.engine.job.JobPlan;
 import org.elasticam.engine.job.Outcome;
 import org.elasticam.engine.job.DriverSettings;
+import org.elasticam.engine.job.EnginePorts;
+import org.elasticam.engine.job.JobEngine;
+import org.elasticam.engine.job.JobPolicies;
 
 /**
  * The driver and real executor backends over a real gRPC connection on loopback, with the
@@ -78,11 +81,11 @@ class DriverControlPlaneTest {
   private int startDriver(org.elasticam.engine.job.JobPlan plan, StreamingPolicy streamingPolicy,
       Duration registrationTimeout, double minRegisteredRatio, Duration maxRegisteredWait) throws Exception {
     loop = new AmLoop(outcome::completeExceptionally);
-    driver = new Driver(new DriverSettings("app_1", 2, 1, 2, Duration.ZERO, Duration.ofMillis(200),
+    driver = new Driver(new JobEngine(new DriverSettings("app_1", 2, 1, 2, Duration.ZERO, Duration.ofMillis(200),
         Duration.ofSeconds(10), registrationTimeout, minRegisteredRatio, maxRegisteredWait, Duration.ofSeconds(1),
-        DriverSettings.ExcludeOnFailure.OFF), loop, plan,
-        new TaskScheduler(2, Duration.ZERO, h -> null), allocator, events, Clock.system(), outcome::complete,
-        null, streamingPolicy, true);
+        DriverSettings.ExcludeOnFailure.OFF), plan, new TaskScheduler(2, Duration.ZERO, h -> null),
+        new EnginePorts(loop, Clock.system(), allocator, events), new JobPolicies(null, streamingPolicy, true),
+        outcome::complete));
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0));
     if (serverTls != null) {
       builder.sslContext(serverTls);

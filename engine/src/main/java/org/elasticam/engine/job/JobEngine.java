@@ -1,13 +1,11 @@
 package org.elasticam.engine.job;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.elasticam.allocator.dynamic.AllocationPolicy;
-import org.elasticam.allocator.streaming.BatchStats;
 import org.elasticam.allocator.streaming.StreamingDecision;
 import org.elasticam.allocator.streaming.StreamingPolicy;
 import org.elasticam.api.Stage;
@@ -84,27 +82,15 @@ public final class JobEngine {
   private JobJournal journal = JobJournal.NONE;
   private Outcome outcome;
 
-  public JobEngine(DriverSettings settings, Scheduler loop, JobPlan plan, TaskScheduler scheduler, AllocatorPort allocator,
-      EventWriter events, Clock clock, Consumer<Outcome> onFinish) {
-    this(settings, loop, plan, scheduler, allocator, events, clock, onFinish, null);
-  }
-
-  /** @param policy the dynamic-allocation policy, or null for static allocation */
-  public JobEngine(DriverSettings settings, Scheduler loop, JobPlan plan, TaskScheduler scheduler, AllocatorPort allocator,
-      EventWriter events, Clock clock, Consumer<Outcome> onFinish,
-      org.elasticam.allocator.dynamic.AllocationPolicy policy) {
-    this(settings, loop, plan, scheduler, allocator, events, clock, onFinish, policy, null, false);
-  }
-
-  /**
-   * @param policy the batch dynamic-allocation policy, or null
-   * @param streamingPolicy the streaming dynamic-allocation policy of a streaming job, or null
-   * @param streamingDebug log every streaming decision with its inputs
-   */
-  public JobEngine(DriverSettings settings, Scheduler loop, JobPlan plan, TaskScheduler scheduler, AllocatorPort allocator,
-      EventWriter events, Clock clock, Consumer<Outcome> onFinish,
-      org.elasticam.allocator.dynamic.AllocationPolicy policy, StreamingPolicy streamingPolicy,
-      boolean streamingDebug) {
+  public JobEngine(DriverSettings settings, JobPlan plan, TaskScheduler scheduler, EnginePorts ports,
+      JobPolicies policies, Consumer<Outcome> onFinish) {
+    Scheduler loop = ports.loop();
+    Clock clock = ports.clock();
+    AllocatorPort allocator = ports.allocator();
+    EventWriter events = ports.events();
+    AllocationPolicy policy = policies.batch();
+    StreamingPolicy streamingPolicy = policies.streaming();
+    boolean streamingDebug = policies.streamingDebug();
     this.dynamic = policy == null ? null : new AllocationFeedback(policy);
     this.streamingPolicy = streamingPolicy;
     this.streaming = plan instanceof StreamingPlan sp
@@ -459,20 +445,8 @@ public final class JobEngine {
 
   /** For a streaming job: batches done and planned, and the last batch's figures. */
   public Optional<Map<String, Object>> streamingStatus() {
-    if (streaming == null) {
-      return Optional.empty();
-    }
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("batches_done", streaming.batchesDone());
-    m.put("batches", streaming.batches());
-    m.put("batch_ms", streaming.batchMs());
-    m.put("policy", streamingPolicy == null ? "static" : streamingPolicy.name());
-    BatchStats b = streaming.lastBatch();
-    if (b != null) {
-      m.put("last_batch", Map.of("batch", b.batch(), "processing_ms", b.processingMs(), "scheduling_delay_ms",
-          b.schedulingDelayMs(), "records", b.records(), "executors", b.executors()));
-    }
-    return Optional.of(m);
+    return streaming == null ? Optional.empty()
+        : Optional.of(streaming.status(streamingPolicy == null ? "static" : streamingPolicy.name()));
   }
 
   public int tasksRunning() {

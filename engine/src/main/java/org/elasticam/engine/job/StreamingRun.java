@@ -289,6 +289,21 @@ final class StreamingRun {
     return tasksInBatches;
   }
 
+  /** Batches done and planned, the batch interval, the policy, and the last batch's figures: the status page's. */
+  java.util.Map<String, Object> status(String policyName) {
+    java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+    m.put("batches_done", batchesDone());
+    m.put("batches", batches());
+    m.put("batch_ms", batchMs());
+    m.put("policy", policyName);
+    BatchStats b = lastBatch();
+    if (b != null) {
+      m.put("last_batch", java.util.Map.of("batch", b.batch(), "processing_ms", b.processingMs(), "scheduling_delay_ms",
+          b.schedulingDelayMs(), "records", b.records(), "executors", b.executors()));
+    }
+    return m;
+  }
+
   /** The last completed batch, or null. */
   BatchStats lastBatch() {
     return last;

@@ -140,8 +140,9 @@ final class EngineHarness {
 
   /** An engine for {@code plan}, not started. */
   JobEngine engine(DriverSettings settings, JobPlan plan) {
-    return new JobEngine(settings, time, plan, new TaskScheduler(settings.maxTaskFailures(), Duration.ZERO, h -> null),
-        allocator, (event, kv) -> events.add(new Written(event, List.of(kv))), time.clock(), o -> outcome = o);
+    return new JobEngine(settings, plan, new TaskScheduler(settings.maxTaskFailures(), Duration.ZERO, h -> null),
+        new EnginePorts(time, time.clock(), allocator, (event, kv) -> events.add(new Written(event, List.of(kv)))),
+        JobPolicies.STATIC, o -> outcome = o);
   }
 
   /** Executor {@code id} registers from host h{@code id} with 2 cores, launched by us in container c{@code id}. */
