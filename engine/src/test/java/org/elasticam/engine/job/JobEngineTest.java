@@ -213,6 +213,23 @@ class JobEngineTest {
   }
 
   @Test
+  void afterARestartTheTasksOfTheRunningStageThatHadSucceededDoNotRunAgain() {
+    org.elasticam.engine.recovery.Restarted r = new org.elasticam.engine.recovery.Restarted(
+        List.of(new org.elasticam.engine.recovery.Resumption.RecordedStage(0, 500_000, List.of(), List.of())),
+        List.of(new org.elasticam.engine.recovery.Resumption.RecordedStage(1, 0, List.of(0, 2), List.of())),
+        Set.of(), Duration.ofSeconds(20), 0, 0);
+    JobEngine e = engine(2, 4, 0.0, Duration.ZERO, r);
+    Link l1 = new Link();
+    JobEngine.Session s1 = register(e, "1", l1);
+    assertEquals(List.of(1, 3), l1.launched.stream().map(t -> t.attempt().index()).toList(),
+        "only the tasks of stage 1 that had not succeeded");
+    assertTrue(l1.launched.stream().allMatch(t -> t.attempt().stageId() == 1));
+    succeedAll(e, s1, l1);
+    assertEquals(Outcome.Status.SUCCEEDED, h.outcome.status(), h.outcome.diagnostics());
+    assertEquals(8, e.tasksDone(), "progress counts the tasks done before the restart");
+  }
+
+  @Test
   void aSurvivorThatDoesNotComeBackInTimeIsReleasedAndItsOutputRunsAgain() {
     JobEngine e = shuffleEngine(stageZeroDoneOnExecutorOne(Set.of("1")));
     allocator.launched.put("1", "c1");
