@@ -138,11 +138,15 @@ final class EngineHarness {
     return new DagPlan(list);
   }
 
-  /** An engine for {@code plan}, not started. */
+  /** An engine for {@code plan} with static allocation, not started. */
   JobEngine engine(DriverSettings settings, JobPlan plan) {
+    return engine(settings, plan, JobPolicies.STATIC);
+  }
+
+  JobEngine engine(DriverSettings settings, JobPlan plan, JobPolicies policies) {
     return new JobEngine(settings, plan, new TaskScheduler(settings.maxTaskFailures(), Duration.ZERO, h -> null),
         new EnginePorts(time, time.clock(), allocator, (event, kv) -> events.add(new Written(event, List.of(kv)))),
-        JobPolicies.STATIC, o -> outcome = o);
+        policies, o -> outcome = o);
   }
 
   /** Executor {@code id} registers from host h{@code id} with 2 cores, launched by us in container c{@code id}. */

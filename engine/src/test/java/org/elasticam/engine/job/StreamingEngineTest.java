@@ -1,0 +1,108 @@
+package org.elasticam.engine.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.elasticam.allocator.streaming.BatchStats;
+import org.elasticam.allocator.streaming.StreamingDecision;
+import org.elasticam.allocator.streaming.StreamingPolicy;
+import org.elasticam.api.Stage;
+import org.elasticam.report.events.Event;
+import org.elasticam.report.events.EventFields;
+import org.elasticam.workload.stream.BatchLoad;
+import org.elasticam.workload.stream.RateProfile;
+import org.junit.jupiter.api.Test;
+
+/** A streaming job through the engine on the manual clock: batches in order, and a retired executor. */
+class StreamingEngineTest {
+
+  private final EngineHarness h = new EngineHarness();
+
+  /** Two executors until batch 2, then one: executor 2 is retired before that batch. */
+  private static final class RetireBeforeBatchTwo implements StreamingPolicy {
+    final List<BatchStats> seen = new ArrayList<>();
+    final Set<String> live = new TreeSet<>();
+    int target = 2;
+    int retiredBefore = -1;
+
+    @Override
+    public String name() {
+      return "retire-before-batch-two";
+    }
+
+    @Override
+    public void executorAdded(String id, long nowMs) {
+      live.add(id);
+    }
+
+    @Override
+    public void executorRemoved(String id, long nowMs) {
+      live.remove(id);
+    }
+
+    @Override
+    public void batchCompleted(BatchStats batch, long nowMs) {
+      seen.add(batch);
+    }
+
+    @Override
+    public StreamingDecision beforeBatch(int batch, long nowMs) {
+      if (batch >= 2 && retiredBefore < 0 && live.contains("2")) {
+        target = 1;
+        retiredBefore = batch;
+        return new StreamingDecision(1, 2, List.of("2"), "batch 2: one executor is enough", "live=" + live);
+      }
+      return StreamingDecision.none(target, "live=" + live);
+    }
+
+    @Override
+    public StreamingDecision tick(long nowMs) {
+      return StreamingDecision.none(target, "");
+    }
+
+    @Override
+    public int target() {
+      return target;
+    }
+  }
+
+  @Test
+  void batchesRunInOrderAndARetiredExecutorGetsNoMoreTasks() {
+    // 20 records/s in 300 ms batches: 6 records a batch; two tasks per executor at submission.
+    BatchLoad load = new BatchLoad(RateProfile.parse("const:20", Path.of(".")), 300, 2000);
+    StreamingPlan plan = new StreamingPlan(in -> List.of(Stage.builder(0, "count", "T").tasks(in.partitions()).build()),
+        load, 5, null, "const:20");
+    RetireBeforeBatchTwo policy = new RetireBeforeBatchTwo();
+    JobEngine e = h.engine(EngineHarness.settings(0.0, Duration.ZERO), plan, new JobPolicies(null, policy, false));
+    e.start();
+    EngineHarness.Link l1 = new EngineHarness.Link();
+    EngineHarness.Link l2 = new EngineHarness.Link();
+    JobEngine.Session s1 = h.register(e, "1", l1);
+    JobEngine.Session s2 = h.register(e, "2", l2);
+
+    for (int step = 0; step < 100 && h.outcome == null; step++) {
+      h.time.advance(Duration.ofMillis(100));
+      EngineHarness.succeedAll(e, s1, l1);
+      EngineHarness.succeedAll(e, s2, l2);
+    }
+
+    assertEquals(Outcome.Status.SUCCEEDED, h.outcome.status(), h.outcome.diagnostics());
+    assertEquals(List.of(0, 1, 2, 3, 4), policy.seen.stream().map(BatchStats::batch).toList());
+    assertTrue(policy.seen.stream().allMatch(b -> b.records() == 6), policy.seen.toString());
+    assertEquals(2, policy.seen.get(0).executors(), "both registered before the first batch");
+    assertEquals(1, policy.seen.get(4).executors(), "the retired executor no longer counts");
+    assertEquals(2, policy.retiredBefore);
+    assertEquals(List.of("2: removed by the streaming policy"), h.allocator.killed);
+    assertEquals(5, h.named(Event.BATCH_COMPLETED).size());
+    // Stage ids are batch x 1000: no task of a batch from the retirement on ran on executor 2.
+    assertTrue(h.named(Event.TASK_START).stream().filter(w -> "2".equals(w.field(EventFields.EXECUTOR_ID)))
+        .allMatch(w -> (Integer) w.field(EventFields.STAGE_ID) < policy.retiredBefore * StreamingPlan.STAGE_ID_STRIDE),
+        h.named(Event.TASK_START).toString());
+  }
+}
