@@ -13,11 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.elasticam.allocator.streaming.BatchStats;
-import org.elasticam.allocator.streaming.StreamingDecision;
-import org.elasticam.allocator.streaming.StreamingPolicy;
 import org.elasticam.engine.scheduling.TaskScheduler;
 import org.elasticam.am.events.EventLog;
 import org.elasticam.engine.job.DagPlan;
@@ -65,27 +61,19 @@ class DriverControlPlaneTest {
   private final List<String> killed = allocator.killed;
 
   private int startDriver(String... job) throws Exception {
-    return startDriver(new DagPlan(BuiltInJobs.sleepStages(JobSpec.parse(job))), null);
+    return startDriver(new DagPlan(BuiltInJobs.sleepStages(JobSpec.parse(job))));
   }
 
-  private int startDriver(org.elasticam.engine.job.JobPlan plan, StreamingPolicy streamingPolicy) throws Exception {
-    return startDriver(plan, streamingPolicy, Duration.ofSeconds(30));
+  private int startDriver(org.elasticam.engine.job.JobPlan plan) throws Exception {
+    return startDriver(plan, Duration.ofSeconds(30));
   }
 
-  private int startDriver(org.elasticam.engine.job.JobPlan plan, StreamingPolicy streamingPolicy,
-      Duration registrationTimeout) throws Exception {
-    // Scheduling starts with the first executor, unless a test waits for more.
-    return startDriver(plan, streamingPolicy, registrationTimeout, 0.0, Duration.ZERO);
-  }
-
-  private int startDriver(org.elasticam.engine.job.JobPlan plan, StreamingPolicy streamingPolicy,
-      Duration registrationTimeout, double minRegisteredRatio, Duration maxRegisteredWait) throws Exception {
+  private int startDriver(org.elasticam.engine.job.JobPlan plan, Duration registrationTimeout) throws Exception {
     loop = new AmLoop(outcome::completeExceptionally);
     driver = new Driver(new JobEngine(new DriverSettings("app_1", 2, 1, 2, Duration.ZERO, Duration.ofMillis(200),
-        Duration.ofSeconds(10), registrationTimeout, minRegisteredRatio, maxRegisteredWait, Duration.ofSeconds(1),
+        Duration.ofSeconds(10), registrationTimeout, 0.0, Duration.ZERO, Duration.ofSeconds(1),
         DriverSettings.ExcludeOnFailure.OFF), plan, new TaskScheduler(2, Duration.ZERO, h -> null),
-        new EnginePorts(loop, Clock.system(), allocator, events), new JobPolicies(null, streamingPolicy, true),
-        outcome::complete));
+        new EnginePorts(loop, Clock.system(), allocator, events), JobPolicies.STATIC, outcome::complete));
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0));
     if (serverTls != null) {
       builder.sslContext(serverTls);
@@ -143,34 +131,6 @@ class DriverControlPlaneTest {
     for (CompletableFuture<Integer> e : execs) {
       int code = e.get(20, TimeUnit.SECONDS);
       assertTrue(code == ExitCodes.OK || code == ExitCodes.DRIVER_LOST, "exit " + code);
-    }
-  }
-
-  @Test
-  void theFirstTasksWaitForEnoughOfTheInitialExecutorsOrTheWaitingTime() throws Exception {
-    long t0 = System.nanoTime();
-    // Two executors wanted, 80 % of them needed: one alone runs nothing until 1.5 s have passed.
-    int port = startDriver(new DagPlan(BuiltInJobs.sleepStages(JobSpec.parse("sleep", "--stages", "1", "--tasks", "2",
-        "--task-ms", "10"))), null, Duration.ofSeconds(30), 0.8, Duration.ofMillis(1_500));
-    CompletableFuture<Integer> only = executor(port, 1, "c1", SECRET);
-    Outcome o = outcome.get(30, TimeUnit.SECONDS);
-    long tookMs = (System.nanoTime() - t0) / 1_000_000;
-    assertEquals(Outcome.Status.SUCCEEDED, o.status(), o.diagnostics());
-    assertTrue(tookMs >= 1_500, "the tasks started only after the waiting time: " + tookMs + " ms");
-    server.shutdownNow();
-    only.get(20, TimeUnit.SECONDS);
-  }
-
-  @Test
-  void theFirstTasksStartOnceEveryInitialExecutorRegisteredWithoutWaitingOutTheTime() throws Exception {
-    int port = startDriver(new DagPlan(BuiltInJobs.sleepStages(JobSpec.parse("sleep", "--stages", "1", "--tasks", "2",
-        "--task-ms", "10"))), null, Duration.ofSeconds(30), 1.0, Duration.ofMinutes(5));
-    List<CompletableFuture<Integer>> execs = List.of(executor(port, 1, "c1", SECRET), executor(port, 2, "c2", SECRET));
-    Outcome o = outcome.get(30, TimeUnit.SECONDS);
-    assertEquals(Outcome.Status.SUCCEEDED, o.status(), o.diagnostics());
-    server.shutdownNow();
-    for (CompletableFuture<Integer> e : execs) {
-      e.get(20, TimeUnit.SECONDS);
     }
   }
 
@@ -277,89 +237,6 @@ class DriverControlPlaneTest {
       Thread.sleep(50);
     }
     assertTrue(killed.get(0).startsWith("1: lost: stream failed"), killed.toString());
-  }
-
-  /**
-   * A stateful fake policy: holds two executors, and before batch 2 retires executor 2 and lowers
-   * the target to 1; it records the batches it was told about.
-   */
-  private static final class RetireBeforeBatchTwo implements StreamingPolicy {
-    final List<BatchStats> seen = new CopyOnWriteArrayList<>();
-    final java.util.Set<String> live = new java.util.TreeSet<>();
-    int target = 2;
-    volatile int retiredBefore = -1;
-
-    @Override
-    public String name() {
-      return "fake";
-    }
-
-    @Override
-    public void executorAdded(String id, long nowMs) {
-      live.add(id);
-    }
-
-    @Override
-    public void executorRemoved(String id, long nowMs) {
-      live.remove(id);
-    }
-
-    @Override
-    public void batchCompleted(BatchStats batch, long nowMs) {
-      seen.add(batch);
-    }
-
-    @Override
-    public StreamingDecision beforeBatch(int batch, long nowMs) {
-      if (batch >= 2 && retiredBefore < 0 && live.contains("2")) {
-        target = 1;
-        retiredBefore = batch;
-        return new StreamingDecision(1, 2, List.of("2"), "batch 2: one executor is enough", "live=" + live);
-      }
-      return StreamingDecision.none(target, "live=" + live);
-    }
-
-    @Override
-    public StreamingDecision tick(long nowMs) {
-      return StreamingDecision.none(target, "");
-    }
-
-    @Override
-    public int target() {
-      return target;
-    }
-  }
-
-  @Test
-  void aStreamingJobRunsItsBatchesInOrderAndARetiredExecutorGetsNoTasks() throws Exception {
-    JobSpec spec = JobSpec.parse("streaming", "--batch-ms", "300", "--batches", "5", "--rate", "const:20",
-        "--work-per-record-us", "2000");
-    RetireBeforeBatchTwo policy = new RetireBeforeBatchTwo();
-    int port = startDriver(BuiltInJobs.plan(spec, List.of("localhost"), null), policy);
-    // Both register before the first batch is due, so batch 0 is sized for two executors.
-    CompletableFuture<Integer> e1 = executor(port, 1, "c1", SECRET);
-    CompletableFuture<Integer> e2 = executor(port, 2, "c2", SECRET);
-    Outcome o = outcome.get(30, TimeUnit.SECONDS);
-    assertEquals(Outcome.Status.SUCCEEDED, o.status(), o.diagnostics());
-    assertEquals(List.of(0, 1, 2, 3, 4), policy.seen.stream().map(BatchStats::batch).toList());
-    for (BatchStats b : policy.seen) {
-      assertEquals(6, b.records(), "20 records/s over 300 ms");
-    }
-    assertEquals(1, policy.seen.get(4).executors(), "the retired executor no longer counts");
-    assertTrue(killed.contains("2: removed by the streaming policy"), killed.toString());
-    List<String> lines = loop.call(events::retainedLines);
-    assertEquals(5, lines.stream().filter(l -> l.contains("\"event\":\"batch_completed\"")).count());
-    // Stage ids are batch x 1000: no task of a batch from the retirement on ran on executor 2.
-    assertTrue(policy.retiredBefore >= 2, "executor 2 was retired");
-    java.util.regex.Pattern stage = java.util.regex.Pattern.compile("\"stage_id\":(\\d+)");
-    assertTrue(lines.stream().filter(l -> l.contains("\"event\":\"task_start\""))
-        .filter(l -> l.contains("\"executor_id\":\"2\"")).allMatch(l -> {
-          java.util.regex.Matcher m = stage.matcher(l);
-          return m.find() && Integer.parseInt(m.group(1)) < policy.retiredBefore * 1000;
-        }), String.join("\n", lines));
-    server.shutdownNow();
-    e1.get(20, TimeUnit.SECONDS);
-    e2.get(20, TimeUnit.SECONDS);
   }
 
   private void waitFor(java.util.concurrent.Callable<Boolean> condition, String what) throws Exception {

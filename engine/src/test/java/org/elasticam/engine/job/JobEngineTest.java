@@ -88,6 +88,17 @@ class JobEngineTest {
   }
 
   @Test
+  void theFirstTasksStartOnceEveryInitialExecutorRegisteredWithoutWaitingOutTheTime() {
+    JobEngine e = engine(1, 4, 1.0, Duration.ofMinutes(5));
+    Link l1 = new Link();
+    Link l2 = new Link();
+    register(e, "1", l1);
+    assertEquals(0, l1.launched.size());
+    register(e, "2", l2);
+    assertEquals(4, l1.launched.size() + l2.launched.size(), "both initial executors are here: no more waiting");
+  }
+
+  @Test
   void aLaunchedExecutorThatNeverRegistersIsReleasedAsAFailureAndOneThatDidIsNot() {
     JobEngine e = engine(1, 2, 0.0, Duration.ZERO);
     allocator.launched.put("1", "c1");
