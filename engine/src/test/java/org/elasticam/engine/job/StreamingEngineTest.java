@@ -72,12 +72,26 @@ class StreamingEngineTest {
     }
   }
 
+  /** 20 records/s in 300 ms batches: 6 records a batch; two tasks per executor at submission. */
+  private static StreamingPlan counting(int batches) {
+    BatchLoad load = new BatchLoad(RateProfile.parse("const:20", Path.of(".")), 300, 2000);
+    return new StreamingPlan(in -> List.of(Stage.builder(0, "count", "T").tasks(in.partitions()).build()), load,
+        batches, null, "const:20");
+  }
+
+  /** Every 100 ms, the executors report every task they were given as succeeded, until the job ends. */
+  private void runToTheEnd(JobEngine e, List<JobEngine.Session> sessions, List<EngineHarness.Link> links) {
+    for (int step = 0; step < 200 && h.outcome == null; step++) {
+      h.time.advance(Duration.ofMillis(100));
+      for (int i = 0; i < links.size(); i++) {
+        EngineHarness.succeedAll(e, sessions.get(i), links.get(i));
+      }
+    }
+  }
+
   @Test
   void batchesRunInOrderAndARetiredExecutorGetsNoMoreTasks() {
-    // 20 records/s in 300 ms batches: 6 records a batch; two tasks per executor at submission.
-    BatchLoad load = new BatchLoad(RateProfile.parse("const:20", Path.of(".")), 300, 2000);
-    StreamingPlan plan = new StreamingPlan(in -> List.of(Stage.builder(0, "count", "T").tasks(in.partitions()).build()),
-        load, 5, null, "const:20");
+    StreamingPlan plan = counting(5);
     RetireBeforeBatchTwo policy = new RetireBeforeBatchTwo();
     JobEngine e = h.engine(EngineHarness.settings(0.0, Duration.ZERO), plan, new JobPolicies(null, policy, false));
     e.start();
@@ -86,11 +100,7 @@ class StreamingEngineTest {
     JobEngine.Session s1 = h.register(e, "1", l1);
     JobEngine.Session s2 = h.register(e, "2", l2);
 
-    for (int step = 0; step < 100 && h.outcome == null; step++) {
-      h.time.advance(Duration.ofMillis(100));
-      EngineHarness.succeedAll(e, s1, l1);
-      EngineHarness.succeedAll(e, s2, l2);
-    }
+    runToTheEnd(e, List.of(s1, s2), List.of(l1, l2));
 
     assertEquals(Outcome.Status.SUCCEEDED, h.outcome.status(), h.outcome.diagnostics());
     assertEquals(List.of(0, 1, 2, 3, 4), policy.seen.stream().map(BatchStats::batch).toList());
@@ -104,5 +114,24 @@ class StreamingEngineTest {
     assertTrue(h.named(Event.TASK_START).stream().filter(w -> "2".equals(w.field(EventFields.EXECUTOR_ID)))
         .allMatch(w -> (Integer) w.field(EventFields.STAGE_ID) < policy.retiredBefore * StreamingPlan.STAGE_ID_STRIDE),
         h.named(Event.TASK_START).toString());
+  }
+
+  /** After an AM restart the stream goes on with the batch after the last one done, and runs exactly the rest. */
+  @Test
+  void afterARestartTheStreamGoesOnWithTheBatchAfterTheLastOneDone() {
+    JobEngine e = h.engine(EngineHarness.settings(0.0, Duration.ZERO), counting(6), JobPolicies.STATIC);
+    e.recover(new org.elasticam.engine.recovery.Restarted(List.of(), List.of(), Set.of("1"), Duration.ofSeconds(20),
+        h.time.clock().nowMs() - 1000, 3));
+    e.start();
+    EngineHarness.Link l1 = new EngineHarness.Link();
+    JobEngine.Session s1 = h.register(e, "1", l1);
+    runToTheEnd(e, List.of(s1), List.of(l1));
+
+    assertEquals(Outcome.Status.SUCCEEDED, h.outcome.status(), h.outcome.diagnostics());
+    assertEquals(List.of(3, 4, 5), h.named(Event.BATCH_COMPLETED).stream().map(w -> w.field(EventFields.BATCH))
+        .toList(), "exactly the batches not done");
+    assertTrue(h.named(Event.TASK_START).stream().allMatch(w -> (Integer) w.field(EventFields.STAGE_ID)
+        >= 3 * StreamingPlan.STAGE_ID_STRIDE), "no batch the first attempt did ran again");
+    assertEquals(1f, e.progress());
   }
 }
