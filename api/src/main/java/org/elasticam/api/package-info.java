@@ -1,5 +1,11 @@
 /**
  * The job API user jars compile against: a {@link org.elasticam.api.Job} is a list of
  * {@link org.elasticam.api.Stage}s of {@link org.elasticam.api.Task}s. No Hadoop, no dependencies.
+ *
+ * <p>A shuffle carries bytes ({@link org.elasticam.api.ShuffleOutput}, {@link org.elasticam.api.ShuffleInput});
+ * typed records go through a {@link org.elasticam.api.Serde} ({@link org.elasticam.api.Serdes} has
+ * strings, longs, ints, doubles and byte arrays, each sorting in its natural order):
+ * {@link org.elasticam.api.TypedShuffleOutput} writes them, {@link org.elasticam.api.KeyGroups}
+ * reads a reduce partition as each key once with its values.
  */
 package org.elasticam.api;

@@ -1,0 +1,42 @@
+package org.elasticam.api;
+
+import java.io.IOException;
+
+/**
+ * A task's shuffle output written as typed records: each key and value encoded by its
+ * {@link Serde}, then written as {@link ShuffleOutput#write} writes bytes (the partition is the
+ * hash of the key's bytes; reducers see keys in their encoding's order).
+ *
+ * <pre>{@code
+ * TypedShuffleOutput<String, Long> out = TypedShuffleOutput.of(ctx.shuffleOutput(), Serdes.STRING, Serdes.LONG);
+ * out.write(word, 1L);
+ * }</pre>
+ *
+ * @param <K> the key type
+ * @param <V> the value type
+ */
+public final class TypedShuffleOutput<K, V> {
+
+  private final ShuffleOutput out;
+  private final Serde<K> keys;
+  private final Serde<V> values;
+
+  private TypedShuffleOutput(ShuffleOutput out, Serde<K> keys, Serde<V> values) {
+    this.out = out;
+    this.keys = keys;
+    this.values = values;
+  }
+
+  public static <K, V> TypedShuffleOutput<K, V> of(ShuffleOutput out, Serde<K> keys, Serde<V> values) {
+    return new TypedShuffleOutput<>(out, keys, values);
+  }
+
+  public void write(K key, V value) throws IOException {
+    out.write(keys.encode(key), values.encode(value));
+  }
+
+  /** The partition {@link #write} sends {@code key} to, of {@code partitions}. */
+  public int partitionOf(K key) {
+    return ShuffleOutput.partitionOf(keys.encode(key), out.partitions());
+  }
+}

@@ -1,0 +1,117 @@
+package org.elasticam.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A user job on typed records through the real shuffle: maps write {@code (Long key, Long value)}
+ * with {@code Serdes.LONG}, reducers group them with {@code KeyGroups} and sum. The sums must equal
+ * an independent computation of the same records, and every reducer must see its keys in numeric
+ * order, negative ones first: the encoding's byte order survives the map-side sort, the serving
+ * and the reduce-side merge.
+ */
+@Timeout(300)
+class TypedShuffleIT {
+
+  private static final int MAPS = 4;
+  private static final int RECORDS_PER_MAP = 5_000;
+  private static final int REDUCERS = 3;
+  private static ItCluster it;
+
+  @BeforeAll
+  static void start() throws Exception {
+    it = ItCluster.start("typed-shuffle", s -> s.withNodeManagers(2));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (it != null) {
+      it.close();
+    }
+  }
+
+  /** The records map {@code m} writes: keys -50..49 from a generator both sides share. */
+  private static long key(int m, int i) {
+    return Math.floorMod(m * 7_919L + i * 31L, 100) - 50;
+  }
+
+  @Test
+  void groupBySumOverTypedRecordsIsExactAndInKeyOrder() throws Exception {
+    Path out = Files.createDirectories(Path.of("target", "typed-shuffle", "out")).toAbsolutePath();
+    Path jar = UserJobJar.build(Path.of("target", "typed-shuffle"), "typed.jar", Map.of("Sum", String.join("\n",
+        "package it.user;",
+        "import java.io.*;",
+        "import java.nio.file.*;",
+        "import java.util.*;",
+        "import org.elasticam.api.*;",
+        "public class Sum implements Job {",
+        "  public List<Stage> stages(String[] args) {",
+        "    Stage.Builder map = Stage.builder(0, \"emit\", Emit.class).writesShuffle(" + REDUCERS + ");",
+        "    for (int m = 0; m < " + MAPS + "; m++) map.task(TaskSpec.of(Map.of(\"map\", String.valueOf(m))));",
+        "    Stage.Builder reduce = Stage.builder(1, \"sum\", Add.class).parents(0);",
+        "    for (int r = 0; r < " + REDUCERS + "; r++) reduce.task(TaskSpec.of(Map.of(\"out\", args[0])));",
+        "    return List.of(map.build(), reduce.build());",
+        "  }",
+        "  public static class Emit implements Task {",
+        "    public void run(TaskContext ctx) throws Exception {",
+        "      int m = Integer.parseInt(ctx.params().get(\"map\"));",
+        "      TypedShuffleOutput<Long, Long> out = TypedShuffleOutput.of(ctx.shuffleOutput(), Serdes.LONG, Serdes.LONG);",
+        "      for (int i = 0; i < " + RECORDS_PER_MAP + "; i++) {",
+        "        out.write(Math.floorMod(m * 7919L + i * 31L, 100L) - 50L, (long) i);",
+        "      }",
+        "    }",
+        "  }",
+        "  public static class Add implements Task {",
+        "    public void run(TaskContext ctx) throws Exception {",
+        "      KeyGroups<Long, Long> groups = KeyGroups.of(ctx.shuffleInput(0), Serdes.LONG, Serdes.LONG);",
+        "      StringBuilder lines = new StringBuilder();",
+        "      while (groups.next()) {",
+        "        long sum = 0;",
+        "        for (long v : groups.values()) sum += v;",
+        "        lines.append(groups.key()).append(',').append(sum).append('\\n');",
+        "      }",
+        "      Path tmp = Paths.get(ctx.params().get(\"out\"), \"part-\" + ctx.partition() + \".\" + ctx.attempt());",
+        "      Files.write(tmp, lines.toString().getBytes(\"UTF-8\"));",
+        "      if (ctx.canCommit()) Files.move(tmp, Paths.get(ctx.params().get(\"out\"), \"part-\" + ctx.partition()),",
+        "          StandardCopyOption.ATOMIC_MOVE);",
+        "    }",
+        "  }",
+        "}")));
+    ItCluster.ClientRun run = it.client("submit",
+        "--conf", "elasticam.executor.instances=2",
+        "--conf", "elasticam.executor.memory=256m",
+        "--jar", jar.toString(), "--class", "it.user.Sum", out.toString());
+    assertEquals(0, run.exitCode(), run.out() + run.err());
+
+    Map<Long, Long> expected = new TreeMap<>();
+    for (int m = 0; m < MAPS; m++) {
+      for (int i = 0; i < RECORDS_PER_MAP; i++) {
+        expected.merge(key(m, i), (long) i, Long::sum);
+      }
+    }
+    Map<Long, Long> got = new TreeMap<>();
+    for (int r = 0; r < REDUCERS; r++) {
+      List<Long> keys = new ArrayList<>();
+      for (String line : Files.readAllLines(out.resolve("part-" + r))) {
+        String[] kv = line.split(",");
+        long k = Long.parseLong(kv[0]);
+        keys.add(k);
+        assertEquals(null, got.put(k, Long.parseLong(kv[1])), "key " + k + " reached one reducer once");
+      }
+      List<Long> sorted = new ArrayList<>(keys);
+      sorted.sort(null);
+      assertEquals(sorted, keys, "reducer " + r + " saw its keys in numeric order");
+    }
+    assertEquals(expected, got);
+  }
+}
