@@ -35,7 +35,15 @@ public interface TaskContext {
    */
   boolean canCommit() throws java.io.IOException;
 
-  /** True once the driver asked for this attempt to stop; long tasks should check it. */
+  /**
+   * True once the driver asked for this attempt to stop (another attempt of the task won, its
+   * executor is going, or its job or batch was abandoned). Long tasks should check it and then stop
+   * at once, returning or throwing, as they like: either way the attempt ends as killed, not failed,
+   * and nothing it wrote is committed (its shuffle output is discarded). The attempt's thread is
+   * also interrupted, so blocking calls end with an {@link InterruptedException} or an interrupted
+   * I/O error, which counts as being killed too. Output it wrote outside the shuffle is the task's
+   * to publish only after {@link #canCommit()} said yes.
+   */
   boolean isKilled();
 
   /**
