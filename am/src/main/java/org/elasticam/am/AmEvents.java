@@ -26,7 +26,6 @@ import java.util.Set;
 import org.elasticam.allocator.exit.ExitStatus;
 import org.elasticam.allocator.model.ExecutorId;
 import org.elasticam.allocator.plan.Action.ContainerCompleted;
-import org.elasticam.am.driver.Driver;
 import org.elasticam.engine.job.JobEngine;
 import org.elasticam.engine.job.Outcome;
 import org.elasticam.am.events.EventLog;
@@ -48,7 +47,7 @@ final class AmEvents implements AllocationEvents {
   private final AmMetrics metrics;
   private final Map<String, String> releaseReasons = new HashMap<>();
   private final Set<String> countedKills = new HashSet<>();
-  private Driver driver;
+  private JobEngine engine;
   private boolean ending;
 
   AmEvents(EventLog log, ExecutorSeconds executorSeconds, AmMetrics metrics, Clock clock) {
@@ -62,8 +61,8 @@ final class AmEvents implements AllocationEvents {
     return metrics;
   }
 
-  void attach(Driver d) {
-    this.driver = d;
+  void attach(JobEngine d) {
+    this.engine = d;
   }
 
   void ending() {
@@ -101,8 +100,8 @@ final class AmEvents implements AllocationEvents {
   @Override
   public void executorLaunched(ExecutorId executor, String containerId, String host) {
     log.write(Event.EXECUTOR_LAUNCHED, EXECUTOR_ID, executor.toString(), CONTAINER_ID, containerId, HOST, host);
-    if (driver != null) {
-      driver.executorLaunched(executor.toString());
+    if (engine != null) {
+      engine.executorLaunched(executor.toString());
     }
   }
 
@@ -123,8 +122,8 @@ final class AmEvents implements AllocationEvents {
         CONTAINER_ID, id, HOST, c.host(), REASON, reason, EXIT_STATUS, c.exitStatus(),
         EXIT_STATUS_NAME, ExitStatus.name(c.exitStatus()), COUNTED_AS_FAILURE, counted,
         MESSAGE, c.verdict().message());
-    if (driver != null && c.executor() != null) {
-      driver.containerCompleted(c.executor().toString(), c.verdict().message());
+    if (engine != null && c.executor() != null) {
+      engine.containerCompleted(c.executor().toString(), c.verdict().message());
     }
   }
 
@@ -178,32 +177,32 @@ final class AmEvents implements AllocationEvents {
   @Override
   public void nodeUnusable(String host, String state) {
     log.write(Event.NODE_LOST, HOST, host, STATE, state);
-    if (driver != null) {
-      driver.nodeLost(host, state);
+    if (engine != null) {
+      engine.nodeLost(host, state);
     }
   }
 
   @Override
   public void nodeDecommissioning(String host, Integer timeoutSeconds) {
     log.write(Event.NODE_DECOMMISSIONING, HOST, host, TIMEOUT_S, timeoutSeconds);
-    if (driver != null) {
-      driver.nodeDecommissioning(host, timeoutSeconds == null ? "no timeout given"
+    if (engine != null) {
+      engine.nodeDecommissioning(host, timeoutSeconds == null ? "no timeout given"
           : "it leaves within " + timeoutSeconds + " s");
     }
   }
 
   @Override
   public void nodeRecommissioned(String host) {
-    if (driver != null) {
-      driver.nodeRecommissioned(host);
+    if (engine != null) {
+      engine.nodeRecommissioned(host);
     }
   }
 
   @Override
   public void preemptionRequested(List<String> named, int more) {
     log.write(Event.PREEMPTION_REQUESTED, EXECUTORS, named, MORE, more);
-    if (driver != null) {
-      driver.preemptionRequested(named, more);
+    if (engine != null) {
+      engine.preemptionRequested(named, more);
     }
   }
 
@@ -214,8 +213,8 @@ final class AmEvents implements AllocationEvents {
 
   @Override
   public void applicationFailed(String diagnostics) {
-    if (driver != null) {
-      driver.finish(new Outcome(Outcome.Status.FAILED, diagnostics));
+    if (engine != null) {
+      engine.finish(new Outcome(Outcome.Status.FAILED, diagnostics));
     }
   }
 

@@ -283,11 +283,12 @@ public final class ApplicationMaster {
                 elastic.get(org.elasticam.conf.StreamingKeys.POLICY).name().toLowerCase(java.util.Locale.ROOT),
                 org.elasticam.allocator.streaming.StreamingSettings.from(elastic, sp.batchMs()), appId.hashCode())
             : null;
-    Driver driver = new Driver(new JobEngine(DriverSettings.from(elastic, appId), plan, scheduler,
+    JobEngine engine = new JobEngine(DriverSettings.from(elastic, appId), plan, scheduler,
         new EnginePorts(loop, clock, port, events), new JobPolicies(policy, streamingPolicy,
-            elastic.get(org.elasticam.conf.StreamingKeys.DEBUG)), done::complete));
-    amEvents.attach(driver);
-    driver.shuffleCleaner(cleaner);
+            elastic.get(org.elasticam.conf.StreamingKeys.DEBUG)), done::complete);
+    Driver driver = new Driver(engine);
+    amEvents.attach(engine);
+    engine.shuffleCleaner(cleaner);
     if (restart.journal() != null) {
       driver.recordTo(restart.journal());
     }
@@ -301,13 +302,13 @@ public final class ApplicationMaster {
     if (restart.journal() != null) {
       publishEndpoint(amHost, rpcPort);
     }
-    hb[0] = new Heartbeater(amClient, loop, allocator, driver, amEvents.metrics(), elastic.initialAllocationInterval(),
+    hb[0] = new Heartbeater(amClient, loop, allocator, engine, amEvents.metrics(), elastic.initialAllocationInterval(),
         elastic.get(YarnKeys.HEARTBEAT_INTERVAL), done::complete, tookMs -> loop.execute(() -> {
           LOG.warn("Re-registered with the ResourceManager (it restarted or failed over; that heartbeat took {} ms);"
               + " requests and exclusions were sent again", tookMs);
           events.write(Event.RM_RESYNCED, ALLOCATE_MS, tookMs);
         }), clock);
-    loop.execute(driver::start);
+    loop.execute(engine::start);
     hb[0].start();
     Outcome outcome = done.get();
     hb[0].stop();
@@ -424,7 +425,7 @@ public final class ApplicationMaster {
   private static final java.time.Duration REFUSAL_LOG_INTERVAL = java.time.Duration.ofSeconds(10);
 
   /** Snapshot of what the status endpoint shows; event loop only. */
-  static Map<String, Object> snapshot(Driver d, YarnAllocator a) {
+  static Map<String, Object> snapshot(JobEngine d, YarnAllocator a) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("state", d.outcome().map(o -> o.status().name()).orElse("RUNNING"));
     m.put("progress", d.progress());

@@ -25,7 +25,7 @@ final class DriverHolder implements DriverService.SessionHandler {
     this.driver = d;
     this.allocator = a;
     if (pendingCredentials != null) {
-      d.updateCredentials(pendingCredentials);
+      d.engine().updateCredentials(pendingCredentials.toByteArray());
       pendingCredentials = null;
     }
   }
@@ -35,7 +35,7 @@ final class DriverHolder implements DriverService.SessionHandler {
     if (driver == null) {
       pendingCredentials = tokens;
     } else {
-      driver.updateCredentials(tokens);
+      driver.engine().updateCredentials(tokens.toByteArray());
     }
   }
 
@@ -59,14 +59,14 @@ final class DriverHolder implements DriverService.SessionHandler {
     if (driver == null) {
       return Map.of("state", "STARTING");
     }
-    return ApplicationMaster.snapshot(driver, allocator);
+    return ApplicationMaster.snapshot(driver.engine(), allocator);
   }
 
   /** The job is over: make sure the driver knows, and stop the executors. */
   void finish(Outcome outcome) {
     if (driver != null) {
-      driver.finish(outcome);
-      driver.shutdownExecutors("the application is ending: " + outcome.status());
+      driver.engine().finish(outcome);
+      driver.engine().shutdownExecutors("the application is ending: " + outcome.status());
     }
   }
 }

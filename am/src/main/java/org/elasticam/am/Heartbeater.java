@@ -9,7 +9,7 @@ import org.apache.hadoop.yarn.api.records.AMCommand;
 import org.apache.hadoop.yarn.client.api.AMRMClient;
 import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
 import org.apache.hadoop.yarn.exceptions.ApplicationAttemptNotFoundException;
-import org.elasticam.am.driver.Driver;
+import org.elasticam.engine.job.JobEngine;
 import org.elasticam.am.metrics.AmMetrics;
 import org.elasticam.engine.job.Outcome;
 import org.elasticam.am.loop.AmLoop;
@@ -38,7 +38,7 @@ final class Heartbeater implements Runnable {
   private final AMRMClient<ContainerRequest> client;
   private final AmLoop loop;
   private final YarnAllocator allocator;
-  private final Driver driver;
+  private final JobEngine engine;
   private final AmMetrics metrics;
   private final long initialMs;
   private final long intervalMs;
@@ -50,7 +50,7 @@ final class Heartbeater implements Runnable {
   private volatile boolean stopped;
   private Thread thread;
 
-  Heartbeater(AMRMClient<ContainerRequest> client, AmLoop loop, YarnAllocator allocator, Driver driver,
+  Heartbeater(AMRMClient<ContainerRequest> client, AmLoop loop, YarnAllocator allocator, JobEngine engine,
       AmMetrics metrics, Duration initial, Duration interval, Consumer<Outcome> fail,
       java.util.function.LongConsumer resynced, Clock clock) {
     this.resynced = resynced;
@@ -58,7 +58,7 @@ final class Heartbeater implements Runnable {
     this.client = client;
     this.loop = loop;
     this.allocator = allocator;
-    this.driver = driver;
+    this.engine = engine;
     this.metrics = metrics;
     this.initialMs = initial.toMillis();
     this.intervalMs = interval.toMillis();
@@ -120,8 +120,8 @@ final class Heartbeater implements Runnable {
     float progress = loop.call(() -> {
       allocator.prepareHeartbeat();
       metrics.observe(allocator.target(), allocator.running(), allocator.starting(), allocator.pendingAsks(),
-          driver.tasksPending(), driver.tasksRunning());
-      return driver.progress();
+          engine.tasksPending(), engine.tasksRunning());
+      return engine.progress();
     });
     long t0 = clock.nowMs();
     AllocateResponse r = client.allocate(progress);

@@ -2,13 +2,9 @@ package org.elasticam.am.driver;
 
 import io.grpc.Status;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.elasticam.engine.job.JobEngine;
-import org.elasticam.engine.job.Outcome;
 import org.elasticam.engine.job.Registration;
-import org.elasticam.engine.job.ShuffleCleaner;
 import org.elasticam.engine.job.TaskReport;
 import org.elasticam.rpc.proto.DriverMessage;
 import org.elasticam.rpc.proto.ExecutorMessage;
@@ -110,97 +106,15 @@ public final class Driver implements DriverService.SessionHandler {
     return new TaskReport(u.getTaskId(), state, u.getError(), u.getShufflePort(), fetch);
   }
 
-  // ---- what the rest of the AM asks of the job ------------------------------------------------
+  // ---- the AM's journal, in the engine's terms (the rest of the AM talks to engine()) -----------
 
-  /** Records completed stages here, for a later attempt of the AM. Before {@link #start}. */
+  /** Records completed stages here, for a later attempt of the AM. Before the engine starts. */
   public void recordTo(Recovery.Journal j) {
     engine.recordTo(Recovery.journal(j));
   }
 
-  /** This attempt follows an AM restart. Before {@link #start}. */
+  /** This attempt follows an AM restart. Before the engine starts. */
   public void recover(Recovery r) {
     engine.recover(r.restarted());
-  }
-
-  /** Where shuffles no stage will read again are deleted; set once, before {@link #start}. */
-  public void shuffleCleaner(ShuffleCleaner cleaner) {
-    engine.shuffleCleaner(cleaner);
-  }
-
-  public void start() {
-    engine.start();
-  }
-
-  public void executorLaunched(String executorId) {
-    engine.executorLaunched(executorId);
-  }
-
-  public void nodeLost(String host, String state) {
-    engine.nodeLost(host, state);
-  }
-
-  public void nodeDecommissioning(String host, String timeout) {
-    engine.nodeDecommissioning(host, timeout);
-  }
-
-  public void nodeRecommissioned(String host) {
-    engine.nodeRecommissioned(host);
-  }
-
-  public void preemptionRequested(List<String> named, int more) {
-    engine.preemptionRequested(named, more);
-  }
-
-  public void containerCompleted(String executorId, String why) {
-    engine.containerCompleted(executorId, why);
-  }
-
-  public void finish(Outcome o) {
-    engine.finish(o);
-  }
-
-  /** New delegation tokens, for every executor now and every one that registers later. */
-  public void updateCredentials(com.google.protobuf.ByteString tokens) {
-    engine.updateCredentials(tokens.toByteArray());
-  }
-
-  public void shutdownExecutors(String reason) {
-    engine.shutdownExecutors(reason);
-  }
-
-  public float progress() {
-    return engine.progress();
-  }
-
-  public int registeredExecutors() {
-    return engine.registeredExecutors();
-  }
-
-  public int target() {
-    return engine.target();
-  }
-
-  public int tasksDone() {
-    return engine.tasksDone();
-  }
-
-  public int tasksTotal() {
-    return engine.tasksTotal();
-  }
-
-  public Optional<Map<String, Object>> streamingStatus() {
-    return engine.streamingStatus();
-  }
-
-  public int tasksRunning() {
-    return engine.tasksRunning();
-  }
-
-  public int tasksPending() {
-    return engine.tasksPending();
-  }
-
-  public Optional<Outcome> outcome() {
-    return engine.outcome();
   }
 }

@@ -84,7 +84,7 @@ class AmRestartControlPlaneTest {
     /** The job is over: the executors are told to stop, as the AM does at its end. */
     void end() throws Exception {
       loop.call(() -> {
-        driver.shutdownExecutors("the application is ending");
+        driver.engine().shutdownExecutors("the application is ending");
         return null;
       });
     }
@@ -121,7 +121,7 @@ class AmRestartControlPlaneTest {
         .addService(ServerInterceptors.intercept(new DriverService(loop, driver),
             AppSecretAuth.interceptor(SECRET, Clock.system(), why -> { })))
         .build().start();
-    loop.execute(driver::start);
+    loop.execute(driver.engine()::start);
     EndpointFile.publish(new Configuration(), scratch.toUri().toString(), "127.0.0.1", server.getPort());
     Attempt a = new Attempt(loop, server, driver, events, outcome);
     attempts.add(a);
@@ -156,7 +156,7 @@ class AmRestartControlPlaneTest {
     CompletableFuture<Integer> e1 = executor(first.server().getPort(), 1);
     CompletableFuture<Integer> e2 = executor(first.server().getPort(), 2);
     waitFor(() -> journal.stream().anyMatch(s -> s.getStageId() == 0), "stage 0 completes in the first attempt");
-    waitFor(() -> first.driver().tasksRunning() > 0, "stage 1 runs");
+    waitFor(() -> first.driver().engine().tasksRunning() > 0, "stage 1 runs");
     first.kill();
 
     Attempt second = attempt(new Recovery(List.copyOf(journal), List.of(), Set.of("1", "2"), Duration.ofSeconds(20),
@@ -202,7 +202,7 @@ class AmRestartControlPlaneTest {
         .count();
     assertEquals(8 - doneBefore, rerun, "only the tasks of stage 1 that had not succeeded ran:\n"
         + String.join("\n", second.lines()));
-    assertEquals(16, second.driver().tasksDone(), "progress counts the tasks done before");
+    assertEquals(16, second.driver().engine().tasksDone(), "progress counts the tasks done before");
     second.end();
     assertEquals(ExitCodes.OK, e1.get(20, TimeUnit.SECONDS));
     assertEquals(ExitCodes.OK, e2.get(20, TimeUnit.SECONDS));
@@ -273,7 +273,7 @@ class AmRestartControlPlaneTest {
         throw new IllegalStateException(e);
       }
     });
-    waitFor(() -> only.driver().tasksRunning() > 0, "a task runs");
+    waitFor(() -> only.driver().engine().tasksRunning() > 0, "a task runs");
     long t0 = System.nanoTime();
     only.kill();
     assertEquals(ExitCodes.DRIVER_LOST, e1.get(20, TimeUnit.SECONDS));

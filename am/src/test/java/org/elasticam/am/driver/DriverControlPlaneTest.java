@@ -82,7 +82,7 @@ class DriverControlPlaneTest {
         .addService(ServerInterceptors.intercept(new DriverService(loop, driver),
             AppSecretAuth.interceptor(SECRET, Clock.system(), why -> { })))
         .build().start();
-    loop.execute(driver::start);
+    loop.execute(driver.engine()::start);
     return server.getPort();
   }
 
@@ -138,10 +138,10 @@ class DriverControlPlaneTest {
   void renewedTokensReachLiveExecutorsAndOnesThatRegisterLater() throws Exception {
     int port = startDriver("sleep", "--stages", "1", "--tasks", "4", "--task-ms", "1500");
     CompletableFuture<Integer> e1 = executor(port, 1, "c1", SECRET);
-    waitFor(() -> driver.registeredExecutors() == 1, "executor 1 registers");
+    waitFor(() -> driver.engine().registeredExecutors() == 1, "executor 1 registers");
     org.apache.hadoop.io.Text service = new org.apache.hadoop.io.Text("renewal-test-fs:8020");
     loop.call(() -> {
-      driver.updateCredentials(tokenStorage(service, "renewed"));
+      driver.engine().updateCredentials(tokenStorage(service, "renewed").toByteArray());
       return null;
     });
     waitFor(() -> "renewed".equals(processToken(service)), "executor 1 takes the renewed token");
@@ -189,7 +189,7 @@ class DriverControlPlaneTest {
     int port = startDriver("sleep", "--stages", "1", "--tasks", "4", "--task-ms", "50");
     assertEquals(ExitCodes.DRIVER_LOST, executor(port, 2, "c2", SECRET).get(20, TimeUnit.SECONDS),
         "a plaintext executor cannot speak to a TLS control plane");
-    assertEquals(0, driver.registeredExecutors());
+    assertEquals(0, driver.engine().registeredExecutors());
     CompletableFuture<Integer> e1 = executor(port, 1, "c1", SECRET,
         org.elasticam.rpc.ControlPlaneTls.client(org.elasticam.rpc.HadoopTls.clientTrust(tls.conf())));
     Outcome o = outcome.get(30, TimeUnit.SECONDS);
@@ -230,7 +230,7 @@ class DriverControlPlaneTest {
     int port = startDriver("sleep", "--stages", "1", "--tasks", "2", "--task-ms", "60000");
     CompletableFuture<Integer> e1 = executor(port, 1, "c1", SECRET);
     // Wait until executor 1 runs both tasks, then cut the connection under it.
-    waitFor(() -> driver.tasksRunning() == 2, "executor 1 runs both tasks");
+    waitFor(() -> driver.engine().tasksRunning() == 2, "executor 1 runs both tasks");
     server.shutdownNow();
     assertEquals(ExitCodes.DRIVER_LOST, e1.get(20, TimeUnit.SECONDS));
     for (int i = 0; i < 100 && killed.isEmpty(); i++) {
