@@ -7,7 +7,6 @@ import static org.elasticam.report.events.EventFields.DURATION_MS;
 import static org.elasticam.report.events.EventFields.EXECUTOR_ID;
 import static org.elasticam.report.events.EventFields.FETCH_FAILED;
 import static org.elasticam.report.events.EventFields.HOST;
-import static org.elasticam.report.events.EventFields.PID;
 import static org.elasticam.report.events.EventFields.LOCALITY;
 import static org.elasticam.report.events.EventFields.NAME;
 import static org.elasticam.report.events.EventFields.SPECULATIVE;
@@ -55,14 +54,14 @@ public final class JobEvents {
 
   /**
    * {@code more}: what a real executor tells beyond its place and size (pid, Java, start-up steps).
-   * A field it did not tell (null, or a pid of 0) is left out: a simulated executor tells none.
+   * A field it did not tell (null) is left out: a simulated executor tells none.
    */
   public void executorRegistered(String executorId, String containerId, String host, int cores, Object... more) {
     List<Object> kv = new ArrayList<>(List.of(EXECUTOR_ID, executorId, CONTAINER_ID, containerId, HOST, host,
         CORES, cores));
     for (int i = 0; i + 1 < more.length; i += 2) {
       Object value = more[i + 1];
-      if (value != null && !(PID.equals(more[i]) && value instanceof Number n && n.longValue() == 0)) {
+      if (value != null) {
         kv.add(more[i]);
         kv.add(value);
       }

@@ -106,7 +106,7 @@ final class ExecutorSessions {
     } else {
       LOG.info("Executor {} registered from {} ({}, {} cores)", id, r.host(), r.containerId(), r.cores());
     }
-    jobEvents.executorRegistered(id, r.containerId(), r.host(), r.cores(), PID, r.pid(), REATTACHED,
+    jobEvents.executorRegistered(id, r.containerId(), r.host(), r.cores(), PID, r.pid() > 0 ? r.pid() : null, REATTACHED,
         survivor, JAVA_VERSION, r.javaVersion(), JAVA_HOME, r.javaHome(), START, r.startPhases());
     return session;
   }

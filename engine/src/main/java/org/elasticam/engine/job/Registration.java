@@ -6,6 +6,8 @@ import java.util.Map;
 /**
  * What an executor says when it registers.
  *
+ * @param pid its process id, or 0 when it did not tell (a simulated executor); javaVersion, javaHome
+ *     and startPhases are null then
  * @param localDirs where its shuffle output goes
  * @param shuffleExternal whether its node's shuffle service serves that output (it outlives the executor)
  * @param startPhases its start-up steps as it measured them, for the event log
