@@ -37,13 +37,7 @@ public final class Serdes {
   public static final Serde<Long> LONG = new Serde<>() {
     @Override
     public byte[] encode(Long value) {
-      long v = value ^ Long.MIN_VALUE;
-      byte[] b = new byte[8];
-      for (int i = 7; i >= 0; i--) {
-        b[i] = (byte) v;
-        v >>>= 8;
-      }
-      return b;
+      return bytesOf(value ^ Long.MIN_VALUE);
     }
 
     @Override
@@ -79,7 +73,7 @@ public final class Serdes {
     public byte[] encode(Double value) {
       long bits = Double.doubleToLongBits(value);
       // Positive: set the sign bit; negative: flip every bit. Then unsigned order is numeric order.
-      return LONG.encode((bits < 0 ? ~bits : bits | Long.MIN_VALUE) ^ Long.MIN_VALUE);
+      return bytesOf(bits < 0 ? ~bits : bits | Long.MIN_VALUE);
     }
 
     @Override
@@ -101,6 +95,16 @@ public final class Serdes {
       return Arrays.copyOf(bytes, bytes.length);
     }
   };
+
+  /** {@code v} big-endian: unsigned byte order is {@code v}'s unsigned order. */
+  private static byte[] bytesOf(long v) {
+    byte[] b = new byte[8];
+    for (int i = 7; i >= 0; i--) {
+      b[i] = (byte) v;
+      v >>>= 8;
+    }
+    return b;
+  }
 
   private static long longOf(byte[] bytes, String what) {
     if (bytes.length != 8) {
