@@ -47,12 +47,18 @@ final class AmShutdown {
     this.env = env;
   }
 
-  /** Ends the attempt with {@code outcome}; returns the AM's exit code ({@link AmExitCodes}). */
-  int finish(Outcome outcome, AmRun run, DriverHolder holder, YarnAllocator allocator,
-      AMRMClient<ContainerRequest> amClient, String trackingUrl, IntSupplier openSessions) throws Exception {
+  /**
+   * Ends the attempt with {@code jobOutcome}; returns the AM's exit code ({@link AmExitCodes}).
+   *
+   * @param endOfJob what the job does once every executor is gone (commit or remove its output),
+   *     given the outcome, returning the application's final one
+   */
+  int finish(Outcome jobOutcome, AmRun run, DriverHolder holder, YarnAllocator allocator,
+      AMRMClient<ContainerRequest> amClient, String trackingUrl, IntSupplier openSessions,
+      java.util.function.UnaryOperator<Outcome> endOfJob) throws Exception {
     run.loop().call(() -> {
       run.amEvents().ending();
-      holder.finish(outcome);
+      holder.finish(jobOutcome);
       return null;
     });
     awaitExecutorsStopped(run, openSessions);
@@ -61,6 +67,7 @@ final class AmShutdown {
       return null;
     });
     drainContainers(run, allocator, amClient);
+    Outcome outcome = endOfJob.apply(jobOutcome);
     run.loop().call(() -> {
       run.amEvents().unregisteringWith(allocator.heldContainers());
       return null;

@@ -56,6 +56,7 @@ import org.elasticam.am.metrics.AmMetrics;
 import org.elasticam.am.job.BuiltInJobs;
 import org.elasticam.engine.job.JobPlan;
 import org.elasticam.am.job.JobArgsFile;
+import org.elasticam.am.job.JobOutputs;
 import org.elasticam.am.job.JobSpec;
 import org.elasticam.engine.job.StreamingPlan;
 import org.elasticam.am.loop.AmLoop;
@@ -248,16 +249,49 @@ public final class ApplicationMaster {
       try (AutoCloseable j = restart.journal() == null ? () -> { } : restart.journal();
           ServiceShuffleCleaner cleaner = new ServiceShuffleCleaner(env.appId(), RequestSigner.deriveShuffleSecret(run.secret()),
               org.elasticam.shuffle.client.ClientSettings.from(elastic), clock)) {
+        JobOutputs outputs = JobOutputs.of(plan, conf);
+        String notSetUp = plan == null ? null : setUp(outputs);
         Outcome outcome = plan == null ? done.get()
+            : notSetUp != null ? Outcome.failed(notSetUp)
             : drive(run, holder, allocator, amClient, plan, restart, dial[0], Integer.parseInt(dial[1]), cleaner);
         return new AmShutdown(conf, elastic, env).finish(outcome, run, holder, allocator, amClient, trackingUrl,
-            service::openSessions);
+            service::openSessions, o -> notSetUp != null ? o : endOutputs(outputs, o));
       }
     } finally {
       grpc.shutdownNow();
       status.close();
       amClient.stop();
     }
+  }
+
+  /** Prepares the job's output directories; the reason it cannot, for the user, or null. */
+  private String setUp(JobOutputs outputs) {
+    try {
+      outputs.setup(env.attempt().getAttemptId() == 1);
+      return null;
+    } catch (IOException e) {
+      LOG.info("The job cannot start: {}", e.getMessage());
+      return "The job cannot start: " + e.getMessage();
+    }
+  }
+
+  /** Commits the output of a job that succeeded and removes that of one that did not; the final outcome. */
+  private static Outcome endOutputs(JobOutputs outputs, Outcome outcome) {
+    if (outputs.isEmpty()) {
+      return outcome;
+    }
+    if (outcome.status() == Outcome.Status.SUCCEEDED) {
+      try {
+        outputs.commit();
+        return outcome;
+      } catch (IOException | RuntimeException e) {
+        String why = "the job's tasks succeeded but its output could not be committed: " + e.getMessage();
+        outputs.abort(why);
+        return Outcome.failed(why);
+      }
+    }
+    outputs.abort("the job " + outcome.status().name().toLowerCase(java.util.Locale.ROOT));
+    return outcome;
   }
 
   private Outcome drive(AmRun run, DriverHolder holder, YarnAllocator allocator, AMRMClient<ContainerRequest> amClient,

@@ -1,6 +1,7 @@
 package org.elasticam.api;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 
@@ -12,9 +13,32 @@ import java.util.Objects;
  * @param shufflePartitions the reduce partitions its tasks write through
  *     {@link TaskContext#shuffleOutput()}, or 0 when they write no shuffle output. A stage that
  *     reads a parent's shuffle has exactly that many tasks: task {@code r} reads partition {@code r}.
+ * @param output the directory its tasks write files to ({@link TaskContext#attemptOutputDir()}),
+ *     committed with the job; null when it writes none
  */
 public record Stage(int id, String name, List<Integer> parents, String taskClass, List<TaskSpec> tasks,
-    int shufflePartitions) {
+    int shufflePartitions, Output output) {
+
+  /**
+   * A directory of files the job writes. Each task attempt writes into a directory of its own; when
+   * the attempt ends well, the driver lets one attempt of each task commit (its files become the
+   * task's), and when the whole job has succeeded its tasks' files move into {@code dir}, followed
+   * by an empty {@code _SUCCESS} file. A job that fails removes the directory and all it wrote.
+   *
+   * @param dir a path of any Hadoop file system; a relative one resolves against the submitter's
+   *     working directory on {@code fs.defaultFS} (its home directory on HDFS, the directory the
+   *     command ran in on a local file system), never the container's
+   * @param overwrite when {@code dir} exists at submission: true removes it (at the job's start, in the
+   *     ApplicationMaster); false refuses the job, with one line, before anything runs
+   */
+  public record Output(String dir, boolean overwrite) {
+    public Output {
+      Objects.requireNonNull(dir, "dir");
+      if (dir.isBlank()) {
+        throw new IllegalArgumentException("an output directory is blank");
+      }
+    }
+  }
 
   public Stage {
     Objects.requireNonNull(name, "name");
@@ -32,8 +56,18 @@ public record Stage(int id, String name, List<Integer> parents, String taskClass
     }
   }
 
+  public Stage(int id, String name, List<Integer> parents, String taskClass, List<TaskSpec> tasks,
+      int shufflePartitions) {
+    this(id, name, parents, taskClass, tasks, shufflePartitions, null);
+  }
+
   public Stage(int id, String name, List<Integer> parents, String taskClass, List<TaskSpec> tasks) {
-    this(id, name, parents, taskClass, tasks, 0);
+    this(id, name, parents, taskClass, tasks, 0, null);
+  }
+
+  /** This stage with its output directory replaced (the ApplicationMaster makes it absolute). */
+  public Stage withOutput(Output output) {
+    return new Stage(id, name, parents, taskClass, tasks, shufflePartitions, output);
   }
 
   public boolean writesShuffle() {
@@ -56,6 +90,7 @@ public record Stage(int id, String name, List<Integer> parents, String taskClass
     private final List<Integer> parents = new ArrayList<>();
     private final List<TaskSpec> tasks = new ArrayList<>();
     private int shufflePartitions;
+    private Output output;
 
     private Builder(int id, String name, String taskClass) {
       this.id = id;
@@ -82,13 +117,34 @@ public record Stage(int id, String name, List<Integer> parents, String taskClass
       return this;
     }
 
+    /**
+     * Its tasks write files to {@code dir} (see {@link Output}); the job is refused when {@code dir}
+     * exists at submission.
+     */
+    public Builder writesOutput(String dir) {
+      this.output = new Output(dir, false);
+      return this;
+    }
+
+    /** As {@link #writesOutput}, but a {@code dir} that exists is removed when the job starts. */
+    public Builder overwritesOutput(String dir) {
+      this.output = new Output(dir, true);
+      return this;
+    }
+
     public Builder task(TaskSpec spec) {
       tasks.add(spec);
       return this;
     }
 
+    /** Adds each of {@code specs}, in order (for example the splits of an input). */
+    public Builder tasks(Collection<TaskSpec> specs) {
+      tasks.addAll(specs);
+      return this;
+    }
+
     public Stage build() {
-      return new Stage(id, name, parents, taskClass, tasks, shufflePartitions);
+      return new Stage(id, name, parents, taskClass, tasks, shufflePartitions, output);
     }
   }
 }

@@ -47,6 +47,21 @@ public interface TaskContext {
   boolean isKilled();
 
   /**
+   * The directory this attempt writes its output files to, when its stage declares an output
+   * ({@link Stage.Builder#writesOutput}): a URI of the output's file system, a directory of this
+   * attempt's own (it may not exist yet: create files in it with Hadoop's {@code FileSystem}, or
+   * with {@code org.elasticam.io.OutputFiles}). When the task returns normally, the executor asks
+   * the driver whether this attempt may commit ({@link #canCommit()}); the files of the one
+   * attempt that may become the task's, and reach the stage's output directory when the job
+   * succeeds. Files of a failed, killed or refused attempt are removed.
+   *
+   * @throws IllegalStateException when the stage declares no output
+   */
+  default String attemptOutputDir() {
+    throw new IllegalStateException("stage " + stageId() + " declares no output directory (Stage.Builder.writesOutput)");
+  }
+
+  /**
    * Where this task writes its shuffle output.
    *
    * @throws IllegalStateException when the stage writes none ({@link Stage.Builder#writesShuffle})

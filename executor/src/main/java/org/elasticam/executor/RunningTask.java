@@ -13,6 +13,7 @@ import org.elasticam.executor.shuffle.ExecutorShuffle;
 import org.elasticam.executor.shuffle.ShuffleReader;
 import org.elasticam.executor.shuffle.SortedMerge;
 import org.elasticam.executor.shuffle.SortingShuffleWriter;
+import org.elasticam.io.commit.OutputCommit;
 import org.elasticam.rpc.proto.LaunchTask;
 import org.elasticam.rpc.proto.ShuffleRead;
 import org.elasticam.rpc.proto.ShuffleWrite;
@@ -37,6 +38,8 @@ final class RunningTask implements TaskContext {
   private final CommitRequests commits;
   /** The driver said another attempt publishes this task's output: this one ends as killed. */
   private volatile boolean commitDenied;
+  /** The driver let this attempt commit: asking again (the task did, then the runner) needs no round trip. */
+  private volatile boolean commitAllowed;
 
   /**
    * @param shuffle the executor's shuffle, or null when it has none (no LOCAL_DIRS)
@@ -115,13 +118,39 @@ final class RunningTask implements TaskContext {
   }
 
   @Override
+  public String attemptOutputDir() {
+    if (!writesOutput()) {
+      throw new IllegalStateException("stage " + stageId() + " declares no output directory"
+          + " (Stage.Builder.writesOutput)");
+    }
+    return attemptDir().toString();
+  }
+
+  boolean writesOutput() {
+    return !spec.getOutputDir().isEmpty();
+  }
+
+  org.apache.hadoop.fs.Path outputDir() {
+    return new org.apache.hadoop.fs.Path(spec.getOutputDir());
+  }
+
+  org.apache.hadoop.fs.Path attemptDir() {
+    return OutputCommit.attemptDir(outputDir(), spec.getStageId(), partition(), attempt(), executorId);
+  }
+
+  @Override
   public boolean canCommit() throws java.io.IOException {
     if (commitDenied) {
       return false;
     }
+    if (commitAllowed) {
+      return true;
+    }
     boolean allowed = commits.ask(spec.getTaskId());
     if (!allowed) {
       commitDenied = true;
+    } else {
+      commitAllowed = true;
     }
     return allowed;
   }

@@ -1,5 +1,6 @@
 package org.elasticam.executor;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -13,6 +14,7 @@ import java.util.function.Consumer;
 import org.elasticam.api.Task;
 import org.elasticam.executor.shuffle.ExecutorShuffle;
 import org.elasticam.executor.shuffle.FetchFailedException;
+import org.elasticam.io.commit.OutputCommit;
 import org.elasticam.rpc.proto.FetchFailure;
 import org.elasticam.rpc.RpcLimits;
 import org.elasticam.rpc.proto.LaunchTask;
@@ -38,6 +40,7 @@ final class TaskRunner implements AutoCloseable {
   private final ExecutorShuffle shuffle;
   private final long shuffleMemoryBytes;
   private final CommitRequests commits;
+  private org.apache.hadoop.conf.Configuration hadoopConf;
 
   /** @param shuffle the executor's shuffle, or null when it has none */
   TaskRunner(int slotCount, TaskLoader loader, String executorId, String host, Path scratchRoot, Clock clock,
@@ -87,10 +90,14 @@ final class TaskRunner implements AutoCloseable {
     int shufflePort = 0;
     FetchFailure fetchFailure = null;
     Throwable failure = null;
+    boolean outputCommitted = false;
     try {
       Files.createDirectories(task.scratchDir());
       Task t = loader.newTask(task.spec().getTaskClass());
       t.run(task);
+      if (!task.isKilled() && !task.commitDenied() && task.writesOutput()) {
+        outputCommitted = commitOutput(task);
+      }
       if (task.isKilled() || task.commitDenied()) {
         state = TaskState.TASK_STATE_KILLED;
         error = task.commitDenied() ? "another attempt commits this task's output" : "";
@@ -118,6 +125,9 @@ final class TaskRunner implements AutoCloseable {
       }
     } finally {
       Thread.interrupted();
+      if (task.writesOutput() && !outputCommitted) {
+        abortOutput(task);
+      }
       task.releaseShuffle();
       running.remove(task.taskId());
       deleteQuietly(task.scratchDir());
@@ -142,6 +152,40 @@ final class TaskRunner implements AutoCloseable {
       u.setFetchFailure(fetchFailure);
     }
     report.accept(u.build());
+  }
+
+  /**
+   * Asks the driver whether this attempt may commit its output files and, if so, makes them the
+   * task's (one rename). False when another attempt commits them: this one then ends killed.
+   */
+  private boolean commitOutput(RunningTask task) throws IOException {
+    if (!task.canCommit()) {
+      return false;
+    }
+    OutputCommit.commitTask(hadoopConf(), task.outputDir(), task.spec().getStageId(), task.partition(),
+        task.attemptDir());
+    LOG.info("Task {} (stage {} partition {} attempt {}) committed its output to {}", task.taskId(), task.stageId(),
+        task.partition(), task.attempt(), OutputCommit.taskDir(task.outputDir(), task.spec().getStageId(),
+            task.partition()));
+    return true;
+  }
+
+  /** An attempt that did not commit leaves no files: a failed, killed or refused one. */
+  private void abortOutput(RunningTask task) {
+    try {
+      OutputCommit.abortTask(hadoopConf(), task.attemptDir());
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Task {} could not remove its uncommitted output {}: {}", task.taskId(), task.attemptDir(),
+          e.toString());
+    }
+  }
+
+  /** Made on first use: an executor whose tasks write no output files loads none of Hadoop's configuration. */
+  private synchronized org.apache.hadoop.conf.Configuration hadoopConf() {
+    if (hadoopConf == null) {
+      hadoopConf = new org.apache.hadoop.conf.Configuration();
+    }
+    return hadoopConf;
   }
 
   /** A fetch failure the task's code may have wrapped: it is still lost map output, not a task bug. */

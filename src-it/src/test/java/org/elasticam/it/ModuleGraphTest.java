@@ -44,6 +44,9 @@ class ModuleGraphTest {
     allow("conf");
     allow("workload", "conf");
     allow("api");
+    // Job files on Hadoop's file systems: user jars, the executor and the AM use it.
+    allow("io", "api");
+    allow("examples", "api", "io");
     allow("report");
     allow("rpc", "conf");
     allow("shuffle-common", "conf");
@@ -52,10 +55,10 @@ class ModuleGraphTest {
     allow("allocator", "conf");
     allow("engine", "api", "conf", "allocator", "report", "workload");
     allow("launcher", "allocator", "conf");
-    allow("executor", "conf", "api", "rpc", "shuffle-common", "shuffle-server");
+    allow("executor", "conf", "api", "io", "examples", "rpc", "shuffle-common", "shuffle-server");
     allow("testkit", "allocator", "launcher", "shuffle-common");
     allow("sim", "allocator", "engine", "workload", "conf", "api", "report");
-    allow("am", "conf", "allocator", "engine", "launcher", "api", "rpc", "workload", "report", "shuffle-common",
+    allow("am", "conf", "allocator", "engine", "launcher", "api", "io", "examples", "rpc", "workload", "report", "shuffle-common",
         "executor");
     allow("embedded");
     allow("bench/spark-reference", "sim", "allocator", "engine", "workload", "conf", "api");

@@ -242,7 +242,7 @@ public final class ElasticamCli extends Configured implements Tool {
   private int submit(SubmitArgs args) throws Exception {
     ElasticConf elastic = checkedConf(args);
     args = args.withJob(Submitter.localInputs(args.job(), getConf()));
-    Submitter.checkLocalInputs(args.job());
+    Submitter.checkLocalInputs(args.job(), getConf());
     if (elastic.get(org.elasticam.conf.StreamingKeys.ENABLED) && !args.job().isStreaming()) {
       throw new UsageException("elasticam.streaming.dynamicAllocation.enabled is for streaming jobs; use"
           + " elasticam.dynamicAllocation.enabled for a " + args.job().kind().name().toLowerCase(java.util.Locale.ROOT)

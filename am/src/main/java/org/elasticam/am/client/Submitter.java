@@ -136,7 +136,7 @@ public final class Submitter {
   }
 
   /** Checks what can be checked before anything is sent: files exist, the trace parses, the class is there. */
-  public static void checkLocalInputs(JobSpec job) throws UsageException {
+  public static void checkLocalInputs(JobSpec job, Configuration conf) throws UsageException {
     switch (job.kind()) {
       case TRACE -> {
         Path f = Path.of(job.required("file"));
@@ -148,7 +148,7 @@ public final class Submitter {
           throw new UsageException("cannot read trace file " + f + ": " + e.getMessage());
         }
       }
-      case USER -> UserJobCheck.check(job, Path.of(job.required("jar")));
+      case USER -> UserJobCheck.check(job, Path.of(job.required("jar")), conf);
       default -> { }
     }
     if (job.isStreaming()) {
@@ -264,6 +264,10 @@ public final class Submitter {
       }
     });
     amJvm().addToEnvironment(env, cp, ApplicationConstants.CLASS_PATH_SEPARATOR);
+    // The user job's relative paths mean what they meant here, in the AM as in the client.
+    FileSystem defaultFs = FileSystem.get(conf);
+    env.put(org.elasticam.io.JobPaths.WORKING_DIR_ENV,
+        ContainerCommand.literalEnvValue(defaultFs.makeQualified(defaultFs.getWorkingDirectory()).toString()));
     env.put(AmFiles.ENV_STAGING_DIR,
         ContainerCommand.literalEnvValue(staging.getFileSystem(conf).makeQualified(staging).toString()));
     return env;

@@ -22,6 +22,7 @@ import org.elasticam.am.job.JobSpec;
 import org.elasticam.api.Stage;
 import org.elasticam.api.Task;
 import org.elasticam.conf.EditDistance;
+import org.elasticam.io.commit.OutputCommit;
 
 /**
  * A user job checked in the client before anything is sent, so that a mistake costs a second and
@@ -35,7 +36,7 @@ final class UserJobCheck {
 
   private UserJobCheck() {}
 
-  static void check(JobSpec job, Path jar) throws UsageException {
+  static void check(JobSpec job, Path jar, org.apache.hadoop.conf.Configuration conf) throws UsageException {
     String className = job.required("class");
     if (!Files.isRegularFile(jar)) {
       throw new UsageException("user jar " + jar + " does not exist");
@@ -46,20 +47,39 @@ final class UserJobCheck {
     }
     try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()},
         UserJobCheck.class.getClassLoader())) {
-      JobPlan plan = plan(job, loader);
+      JobPlan plan = plan(job, loader, conf);
       if (plan instanceof DagPlan dag) {
         for (Stage s : dag.stages()) {
           checkTaskClass(s, loader, classes);
         }
+        checkOutputs(dag.stages(), conf);
       }
     } catch (IOException e) {
       throw new UsageException("user jar " + jar + " cannot be read: " + e.getMessage());
     }
   }
 
-  private static JobPlan plan(JobSpec job, ClassLoader loader) throws UsageException {
+  /** An output directory that exists refuses the job, unless the stage overwrites it. */
+  private static void checkOutputs(List<Stage> stages, org.apache.hadoop.conf.Configuration conf)
+      throws UsageException {
+    for (Stage s : stages) {
+      if (s.output() != null && !s.output().overwrite()) {
+        org.apache.hadoop.fs.Path out = new org.apache.hadoop.fs.Path(s.output().dir());
+        try {
+          if (out.getFileSystem(conf).exists(out)) {
+            throw new UsageException(new OutputCommit.OutputExistsException(out).getMessage());
+          }
+        } catch (IOException e) {
+          throw new UsageException("cannot check the output " + out + ": " + e.getMessage());
+        }
+      }
+    }
+  }
+
+  private static JobPlan plan(JobSpec job, ClassLoader loader, org.apache.hadoop.conf.Configuration conf)
+      throws UsageException {
     try {
-      return BuiltInJobs.planUserJob(job, loader);
+      return BuiltInJobs.planUserJob(job, loader, conf);
     } catch (IllegalArgumentException e) {
       throw new UsageException("the job could not be planned: " + e.getMessage());
     } catch (Exception | LinkageError e) {

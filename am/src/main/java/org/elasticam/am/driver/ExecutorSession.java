@@ -68,6 +68,9 @@ public final class ExecutorSession implements ExecutorLink {
       launch.setShuffleWrite(ShuffleWrite.newBuilder().setShuffleId(t.write().shuffleId())
           .setPartitions(t.write().partitions()).setReplace(t.write().replace()));
     }
+    if (t.outputDir() != null) {
+      launch.setOutputDir(t.outputDir());
+    }
     t.reads().forEach(r -> launch.addShuffleReads(read(r)));
     send(DriverMessage.newBuilder().setLaunchTask(launch).build());
   }

@@ -43,7 +43,7 @@ public final class BuiltInJobs {
         yield new StreamingPlan(new BuiltInStreamingJob(load, spec.option("work").orElse("sleep").equals("cpu")),
             load, spec.positive("batches", 1), spec.partitionsOption(), spec.required("rate"));
       }
-      case USER -> spec.isStreaming() ? userStreaming(spec) : new DagPlan(userStages(spec));
+      case USER -> spec.isStreaming() ? userStreaming(spec) : new DagPlan(userStages(spec, userObject(spec), conf));
     };
   }
 
@@ -84,10 +84,6 @@ public final class BuiltInJobs {
     return out;
   }
 
-  private static List<Stage> userStages(JobSpec spec) throws Exception {
-    return userStages(spec, userObject(spec));
-  }
-
   /**
    * A user job planned with the classes of {@code loader}, as the client does before submitting:
    * the stages its {@code stages} returns, checked as the AM checks them.
@@ -95,7 +91,8 @@ public final class BuiltInJobs {
    * @throws IllegalArgumentException when the class is no job or the stages are invalid
    * @throws Exception what the job's own code threw
    */
-  public static JobPlan planUserJob(JobSpec spec, ClassLoader loader) throws Exception {
+  public static JobPlan planUserJob(JobSpec spec, ClassLoader loader, org.apache.hadoop.conf.Configuration conf)
+      throws Exception {
     Object job = newJob(Class.forName(spec.required("class"), true, loader));
     if (spec.isStreaming()) {
       if (!(job instanceof StreamingJob)) {
@@ -105,15 +102,22 @@ public final class BuiltInJobs {
       // Its batches depend on their input: nothing more to check before the first one.
       return null;
     }
-    return new DagPlan(userStages(spec, job));
+    return new DagPlan(userStages(spec, job, conf));
   }
 
-  private static List<Stage> userStages(JobSpec spec, Object job) throws Exception {
+  /** The job's stages, their output directories made absolute where the submitter's relative paths point. */
+  private static List<Stage> userStages(JobSpec spec, Object job, org.apache.hadoop.conf.Configuration conf)
+      throws Exception {
     if (!(job instanceof Job j)) {
       throw new IllegalArgumentException(job.getClass().getName() + " does not implement " + Job.class.getName()
           + (job instanceof StreamingJob ? " (it is a StreamingJob: give --batch-ms, --batches and --rate)" : ""));
     }
-    return j.stages(spec.userArgs().toArray(new String[0]));
+    List<Stage> stages = new ArrayList<>();
+    for (Stage s : j.stages(spec.userArgs().toArray(new String[0]))) {
+      stages.add(s.output() == null ? s : s.withOutput(new Stage.Output(
+          org.elasticam.io.JobPaths.resolve(s.output().dir(), conf).toString(), s.output().overwrite())));
+    }
+    return stages;
   }
 
   private static Object userObject(JobSpec spec) throws Exception {

@@ -121,6 +121,6 @@ final class TaskLaunches {
       reads.add(inputs.computeIfAbsent(p, q -> ShuffleInput.of(mapOutputs, q)));
     }
     int stageIdBase = streaming ? a.stageId() - a.stageId() % StreamingPlan.STAGE_ID_STRIDE : -1;
-    return new TaskLaunch(a, stageIdBase, write, reads);
+    return new TaskLaunch(a, stageIdBase, write, reads, stage.output() == null ? null : stage.output().dir());
   }
 }
