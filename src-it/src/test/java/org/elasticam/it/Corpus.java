@@ -80,7 +80,10 @@ final class Corpus {
     return counts;
   }
 
-  /** The job's output: every {@code part-*} file's {@code word<TAB>count} lines; each part sorted by the words' bytes. */
+  /**
+   * The job's output: every {@code part-*} file's {@code word<TAB>count} lines; each part sorted by
+   * the words' bytes; beside them only the committed job's {@code _SUCCESS}.
+   */
   static Map<String, Long> output(FileSystem fs, Path dir, int reducers) throws IOException {
     Map<String, Long> out = new TreeMap<>();
     for (int r = 0; r < reducers; r++) {
@@ -102,10 +105,15 @@ final class Corpus {
         }
       }
     }
+    boolean committed = false;
     for (FileStatus f : fs.listStatus(dir)) {
-      if (!f.getPath().getName().startsWith("part-")) {
+      committed |= f.getPath().getName().equals("_SUCCESS");
+      if (!f.getPath().getName().startsWith("part-") && !f.getPath().getName().equals("_SUCCESS")) {
         throw new AssertionError("unexpected file in the output: " + f.getPath());
       }
+    }
+    if (!committed) {
+      throw new AssertionError("no _SUCCESS in " + dir + ": the job's output was not committed");
     }
     return out;
   }
