@@ -130,6 +130,11 @@ class WordCountReduceTaskTest {
       public ShuffleInput shuffleInput(int parentStageId) {
         return input;
       }
+
+      @Override
+      public org.elasticam.api.Counter counter(String name) {
+        throw new UnsupportedOperationException("this test counts nothing");
+      }
     };
   }
 }
