@@ -11,6 +11,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.elasticam.api.Counters;
 import org.elasticam.api.ShuffleOutput;
 import org.elasticam.api.Task;
 import org.elasticam.api.TaskContext;
@@ -53,21 +54,29 @@ public final class WordCountMapTask implements Task {
     counts.flush();
   }
 
-  /** Words of the lines that begin before {@code end}, reading from {@code pos}, a line start. */
+  /**
+   * Words of the lines that begin before {@code end}, reading from {@code pos}, a line start; the
+   * lines and their bytes go to the task's input counters.
+   */
   private static void count(InputStream in, long pos, long end, Counts counts, TaskContext context)
       throws IOException, InterruptedException {
+    long from = pos;
+    long lines = 0;
+    boolean inLine = false;
     byte[] word = new byte[256];
     int len = 0;
     boolean lineStartsInSplit = pos < end;
     int b;
     while (lineStartsInSplit && (b = in.read()) >= 0) {
       pos++;
+      inLine = b != '\n';
       if (isSpace(b)) {
         if (len > 0) {
           counts.add(word, len);
           len = 0;
         }
         if (b == '\n') {
+          lines++;
           lineStartsInSplit = pos < end;
           if (context.isKilled()) {
             throw new InterruptedException("killed");
@@ -83,6 +92,8 @@ public final class WordCountMapTask implements Task {
     if (len > 0) {
       counts.add(word, len);
     }
+    context.counter(Counters.INPUT_RECORDS).add(inLine ? lines + 1 : lines);
+    context.counter(Counters.INPUT_BYTES).add(pos - from);
   }
 
   static boolean isSpace(int b) {

@@ -9,6 +9,8 @@ import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.elasticam.api.Counter;
+import org.elasticam.api.Counters;
 import org.elasticam.api.ShuffleInput;
 import org.elasticam.api.Task;
 import org.elasticam.api.TaskContext;
@@ -33,6 +35,8 @@ public final class WordCountReduceTask implements Task {
     Path part = new Path(dir, name);
     Path tmp = new Path(dir, "." + name + ".attempt-" + context.attempt() + "-" + context.executorId());
     ShuffleInput in = context.shuffleInput(MAP_STAGE);
+    Counter lines = context.counter(Counters.OUTPUT_RECORDS);
+    Counter bytes = context.counter(Counters.OUTPUT_BYTES);
     boolean published = false;
     try {
       try (OutputStream out = new BufferedOutputStream(fs.create(tmp, true), 64 * 1024)) {
@@ -41,7 +45,8 @@ public final class WordCountReduceTask implements Task {
         while (in.next()) {
           if (word == null || !Arrays.equals(word, in.key())) {
             if (word != null) {
-              writeLine(out, word, sum);
+              bytes.add(writeLine(out, word, sum));
+              lines.increment();
             }
             word = in.key().clone();
             sum = 0;
@@ -49,7 +54,8 @@ public final class WordCountReduceTask implements Task {
           sum += decodeCount(in.value());
         }
         if (word != null) {
-          writeLine(out, word, sum);
+          bytes.add(writeLine(out, word, sum));
+          lines.increment();
         }
       }
       if (!context.canCommit()) {
@@ -86,11 +92,14 @@ public final class WordCountReduceTask implements Task {
     }
   }
 
-  private static void writeLine(OutputStream out, byte[] word, long count) throws IOException {
+  /** Writes {@code word\tcount\n}; its length in bytes. */
+  private static int writeLine(OutputStream out, byte[] word, long count) throws IOException {
+    byte[] n = Long.toString(count).getBytes(StandardCharsets.US_ASCII);
     out.write(word);
     out.write('\t');
-    out.write(Long.toString(count).getBytes(StandardCharsets.US_ASCII));
+    out.write(n);
     out.write('\n');
+    return word.length + n.length + 2;
   }
 
   static byte[] encodeCount(long n) {

@@ -5,10 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
+import org.elasticam.api.Counter;
+import org.elasticam.api.Counters;
 import org.elasticam.api.ShuffleInput;
 import org.elasticam.api.ShuffleOutput;
 import org.elasticam.api.TaskContext;
@@ -20,6 +24,8 @@ class WordCountReduceTaskTest {
 
   @TempDir
   Path out;
+  /** What the task counted. */
+  private final Map<String, AtomicLong> counters = new HashMap<>();
 
   @Test
   void thePartReplacesWhatAKilledAttemptLeftBehindAndOnlyForItsPartition() throws Exception {
@@ -29,6 +35,8 @@ class WordCountReduceTaskTest {
     new WordCountReduceTask().run(context(1, 1, List.of(
         Map.entry("apple", 2L), Map.entry("apple", 3L), Map.entry("pear", 1L))));
     assertEquals("apple\t5\npear\t1\n", Files.readString(out.resolve("part-00001")));
+    assertEquals(2, counters.get(Counters.OUTPUT_RECORDS).get());
+    assertEquals("apple\t5\npear\t1\n".length(), counters.get(Counters.OUTPUT_BYTES).get());
     try (Stream<Path> files = Files.list(out)) {
       assertEquals(List.of(".part-00002.attempt-0-4", "part-00001"),
           files.map(p -> p.getFileName().toString()).filter(n -> !n.endsWith(".crc")).sorted().toList());
@@ -132,8 +140,19 @@ class WordCountReduceTaskTest {
       }
 
       @Override
-      public org.elasticam.api.Counter counter(String name) {
-        throw new UnsupportedOperationException("this test counts nothing");
+      public Counter counter(String name) {
+        AtomicLong c = counters.computeIfAbsent(name, k -> new AtomicLong());
+        return new Counter() {
+          @Override
+          public void add(long n) {
+            c.addAndGet(n);
+          }
+
+          @Override
+          public long value() {
+            return c.get();
+          }
+        };
       }
     };
   }
