@@ -76,4 +76,20 @@ public interface TaskContext {
    * @throws IllegalArgumentException when that stage is not a parent of this one that writes shuffle output
    */
   ShuffleInput shuffleInput(int parentStageId) throws java.io.IOException;
+
+  /**
+   * This attempt's counter named {@code name}, created at 0 on first use; the same counter for the
+   * same name, from any thread of the attempt. A successful attempt reports its counters with its
+   * end, and its stage sums them (see {@link Counters}, which has the built-in names and the limits).
+   *
+   * <pre>{@code
+   * Counter malformed = ctx.counter("lines.malformed");
+   * malformed.increment();
+   * }</pre>
+   *
+   * @throws IllegalArgumentException for a name that breaks {@link Counters}' rules or is under
+   *     {@link Counters#RESERVED_PREFIX}, which the executor counts itself
+   * @throws IllegalStateException for a name beyond the {@link Counters#MAX_PER_TASK} an attempt may use
+   */
+  Counter counter(String name);
 }

@@ -6,6 +6,8 @@
  * typed records go through a {@link org.elasticam.api.Serde} ({@link org.elasticam.api.Serdes} has
  * strings, longs, ints, doubles and byte arrays, each sorting in its natural order):
  * {@link org.elasticam.api.TypedShuffleOutput} writes them, {@link org.elasticam.api.KeyGroups}
- * reads a reduce partition as each key once with its values.
+ * reads a reduce partition as each key once with its values. A task counts what it did with
+ * {@link org.elasticam.api.TaskContext#counter} ({@link org.elasticam.api.Counters} has the
+ * built-in names, the shuffle's among them, and the limits); the event log sums them per stage.
  */
 package org.elasticam.api;

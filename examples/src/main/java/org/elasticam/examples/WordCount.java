@@ -8,6 +8,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.elasticam.api.Counter;
+import org.elasticam.api.Counters;
 import org.elasticam.api.Job;
 import org.elasticam.api.KeyGroups;
 import org.elasticam.api.Serdes;
@@ -86,11 +88,12 @@ public final class WordCount implements Job {
     }
   }
 
-  /** Sums each word's counts into {@code part-NNNNN}. */
+  /** Sums each word's counts into {@code part-NNNNN}, one line (an output record) per word. */
   public static final class Sum implements Task {
     @Override
     public void run(TaskContext ctx) throws Exception {
       KeyGroups<byte[], Long> words = KeyGroups.of(ctx.shuffleInput(0), Serdes.BYTES, Serdes.LONG);
+      Counter lines = ctx.counter(Counters.OUTPUT_RECORDS);
       try (OutputStream out = new java.io.BufferedOutputStream(OutputFiles.create(ctx, OutputFiles.partName(ctx)),
           64 * 1024)) {
         while (words.next()) {
@@ -102,6 +105,7 @@ public final class WordCount implements Job {
           out.write('\t');
           out.write(Long.toString(sum).getBytes(StandardCharsets.US_ASCII));
           out.write('\n');
+          lines.increment();
         }
       }
     }

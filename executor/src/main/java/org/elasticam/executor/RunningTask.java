@@ -5,10 +5,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.elasticam.api.Counter;
+import org.elasticam.api.Counters;
 import org.elasticam.api.ShuffleInput;
 import org.elasticam.api.ShuffleOutput;
 import org.elasticam.api.TaskContext;
 import org.elasticam.executor.shuffle.BlockBuffer;
+import org.elasticam.executor.shuffle.CountedShuffle;
 import org.elasticam.executor.shuffle.ExecutorShuffle;
 import org.elasticam.executor.shuffle.ShuffleReader;
 import org.elasticam.executor.shuffle.SortedMerge;
@@ -20,8 +23,8 @@ import org.elasticam.rpc.proto.ShuffleWrite;
 import org.slf4j.LoggerFactory;
 
 /**
- * One task attempt in this executor: its context, its shuffle writer and inputs, and the thread to
- * interrupt on a kill.
+ * One task attempt in this executor: its context, its shuffle writer and inputs, its counters, and
+ * the thread to interrupt on a kill.
  */
 final class RunningTask implements TaskContext {
 
@@ -33,6 +36,9 @@ final class RunningTask implements TaskContext {
   private final long shuffleMemoryBytes;
   private final List<AutoCloseable> inputs = new ArrayList<>();
   private SortingShuffleWriter writer;
+  /** The writer as the task sees it: counting what it writes. */
+  private ShuffleOutput output;
+  private final TaskCounters counters = new TaskCounters();
   private volatile boolean killed;
   private volatile Thread thread;
   private final CommitRequests commits;
@@ -168,8 +174,10 @@ final class RunningTask implements TaskContext {
       ShuffleWrite w = spec.getShuffleWrite();
       writer = new SortingShuffleWriter(requireShuffle().localDirs(), w.getShuffleId(), spec.getPartition(),
           w.getPartitions(), shuffleMemoryBytes, scratch.resolve("shuffle-out"));
+      output = CountedShuffle.output(writer, counters.builtIn(Counters.SHUFFLE_RECORDS_WRITTEN),
+          counters.builtIn(Counters.SHUFFLE_BYTES_WRITTEN));
     }
-    return writer;
+    return output;
   }
 
   @Override
@@ -185,7 +193,18 @@ final class RunningTask implements TaskContext {
     new ShuffleReader(requireShuffle()).gather(read, spec.getPartition(), buffer);
     SortedMerge merge = SortedMerge.of(buffer.sources());
     inputs.add(merge);
-    return merge;
+    return CountedShuffle.input(merge, counters.builtIn(Counters.SHUFFLE_RECORDS_READ),
+        counters.builtIn(Counters.SHUFFLE_BYTES_READ));
+  }
+
+  @Override
+  public Counter counter(String name) {
+    return counters.forTask(name);
+  }
+
+  /** Every counter the attempt used, by name: the task's own and the shuffle's. */
+  Map<String, Long> counterValues() {
+    return counters.values();
   }
 
   private ExecutorShuffle requireShuffle() {

@@ -87,6 +87,7 @@ final class TaskRunner implements AutoCloseable {
     TaskState state;
     String error = "";
     long[] partitionBytes = new long[0];
+    Map<String, Long> counters = Map.of();
     int shufflePort = 0;
     FetchFailure fetchFailure = null;
     Throwable failure = null;
@@ -107,6 +108,8 @@ final class TaskRunner implements AutoCloseable {
           shufflePort = shuffle.servedAt().port();
         }
         state = TaskState.TASK_STATE_SUCCEEDED;
+        // Only a successful attempt's: a failed or killed one's work is dropped, its counts with it.
+        counters = task.counterValues();
       }
     } catch (Exception | LinkageError e) {
       FetchFailedException lost = fetchFailureIn(e);
@@ -148,6 +151,7 @@ final class TaskRunner implements AutoCloseable {
       u.addPartitionBytes(b);
     }
     u.setShufflePort(shufflePort);
+    u.putAllCounters(counters);
     if (fetchFailure != null) {
       u.setFetchFailure(fetchFailure);
     }

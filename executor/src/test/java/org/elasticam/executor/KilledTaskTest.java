@@ -7,25 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.elasticam.api.Task;
 import org.elasticam.api.TaskContext;
-import org.elasticam.executor.shuffle.ExecutorShuffle;
 import org.elasticam.rpc.proto.LaunchTask;
 import org.elasticam.rpc.proto.ShuffleWrite;
 import org.elasticam.rpc.proto.TaskState;
 import org.elasticam.rpc.proto.TaskUpdate;
-import org.elasticam.shuffle.client.ClientSettings;
-import org.elasticam.time.Clock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,27 +54,20 @@ class KilledTaskTest {
   Path dirs;
   @TempDir
   Path scratch;
-  private final BlockingQueue<TaskUpdate> updates = new LinkedBlockingQueue<>();
-  private ExecutorShuffle shuffle;
-  private TaskLoader loader;
+  private TaskRunnerFixture executor;
+  private BlockingQueue<TaskUpdate> updates;
   private TaskRunner runner;
 
   private void start() throws Exception {
-    shuffle = ExecutorShuffle.start("application_1_0001", "1", "localhost",
-        "an application secret of 32 byte".getBytes(StandardCharsets.US_ASCII), Optional.empty(), false,
-        ClientSettings.defaults(), Map.of("LOCAL_DIRS", dirs.toString()), Clock.system());
-    loader = new TaskLoader(Optional.empty());
-    runner = new TaskRunner(1, loader, "1", "localhost", scratch, Clock.system(), updates::add, shuffle,
-        new CommitRequests(taskId -> { }, Duration.ofSeconds(5)));
+    executor = new TaskRunnerFixture(dirs, scratch, 1);
+    updates = executor.updates;
+    runner = executor.runner;
   }
 
   @AfterEach
   void stop() throws Exception {
-    if (shuffle != null) {
-      shuffle.close();
-    }
-    if (loader != null) {
-      loader.close();
+    if (executor != null) {
+      executor.close();
     }
   }
 

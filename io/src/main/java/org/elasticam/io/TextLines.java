@@ -10,6 +10,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.compress.CompressionCodec;
 import org.apache.hadoop.io.compress.CompressionCodecFactory;
+import org.elasticam.api.Counters;
 import org.elasticam.api.TaskContext;
 
 /**
@@ -46,6 +47,9 @@ public final class TextLines implements RecordReader<String> {
   private int length;
   private String text;
   private long consumed;
+  private long records;
+  /** The task whose input counters this reader adds to when closed, or null. */
+  private TaskContext counted;
 
   private TextLines(InputStream in, long offset, long end) {
     this.in = in;
@@ -53,9 +57,15 @@ public final class TextLines implements RecordReader<String> {
     this.end = end;
   }
 
-  /** The lines of the task's split ({@link FileSplit#of(TaskContext)}), with the classpath's Hadoop configuration. */
+  /**
+   * The lines of the task's split ({@link FileSplit#of(TaskContext)}), with the classpath's Hadoop
+   * configuration; closing the reader adds the lines and bytes read to the task's
+   * {@link Counters#INPUT_RECORDS} and {@link Counters#INPUT_BYTES}.
+   */
   public static TextLines open(TaskContext context) throws IOException {
-    return open(FileSplit.of(context), new Configuration());
+    TextLines lines = open(FileSplit.of(context), new Configuration());
+    lines.counted = context;
+    return lines;
   }
 
   public static TextLines open(FileSplit split, Configuration conf) throws IOException {
@@ -88,10 +98,11 @@ public final class TextLines implements RecordReader<String> {
   @Override
   public boolean next() throws IOException {
     text = null;
-    if (offset >= end) {
+    if (offset >= end || !readLine(true)) {
       return false;
     }
-    return readLine(true);
+    records++;
+    return true;
   }
 
   private void skipLine() throws IOException {
@@ -181,8 +192,18 @@ public final class TextLines implements RecordReader<String> {
     return consumed;
   }
 
+  /** Lines read so far. */
+  public long records() {
+    return records;
+  }
+
   @Override
   public void close() throws IOException {
+    if (counted != null) {
+      counted.counter(Counters.INPUT_RECORDS).add(records);
+      counted.counter(Counters.INPUT_BYTES).add(consumed);
+      counted = null;
+    }
     in.close();
   }
 }

@@ -4,6 +4,7 @@ import static org.elasticam.report.events.EventFields.APP_ID;
 import static org.elasticam.report.events.EventFields.ATTEMPT;
 import static org.elasticam.report.events.EventFields.BATCH;
 import static org.elasticam.report.events.EventFields.COUNTED_AS_FAILURE;
+import static org.elasticam.report.events.EventFields.COUNTERS;
 import static org.elasticam.report.events.EventFields.DIAGNOSTICS;
 import static org.elasticam.report.events.EventFields.DURATION_MS;
 import static org.elasticam.report.events.EventFields.ERROR;
@@ -20,6 +21,7 @@ import static org.elasticam.report.events.EventFields.REASON;
 import static org.elasticam.report.events.EventFields.SPECULATIVE;
 import static org.elasticam.report.events.EventFields.STAGE_ID;
 import static org.elasticam.report.events.EventFields.STATUS;
+import static org.elasticam.report.events.EventFields.SUPERSEDED;
 import static org.elasticam.report.events.EventFields.TARGET;
 import static org.elasticam.report.events.EventFields.TASK;
 import static org.elasticam.report.events.EventFields.TASKS;
@@ -48,7 +50,10 @@ import org.elasticam.report.events.Event;
  * {@code task_end}) to its {@code task_end}; one started and not ended is running at the log's last
  * time. Pending tasks over time are the tasks of submitted stages (plus failed attempts, which run
  * again) not yet started. An executor is held from {@code executor_launched} to
- * {@code executor_removed} (or the log's end); idle while held and running no task.
+ * {@code executor_removed} (or the log's end); idle while held and running no task. A stage's
+ * counters are those of its last {@code stage_completed}, or, before it completes, the sums so far
+ * of its successful attempts' {@code task_end} counters, one attempt per task; logs without counters
+ * have none.
  */
 public final class RunHistory {
 
@@ -149,6 +154,10 @@ public final class RunHistory {
     long completedMs = -1;
     boolean failed;
     int resubmissions;
+    /** The counters its last {@code stage_completed} gave, or null. */
+    Map<String, Long> completedCounters;
+    /** Each task's counters as its last successful, not superseded attempt reported them. */
+    final Map<Integer, Map<String, Long>> taskCounters = new TreeMap<>();
 
     Stage(int id) {
       this.id = id;
@@ -156,6 +165,24 @@ public final class RunHistory {
 
     public int id() {
       return id;
+    }
+
+    /** As the job named it; empty in logs without names. */
+    public String name() {
+      return name;
+    }
+
+    /**
+     * Its counters by name, in name order: the sums its completion logged, or, while it runs, the
+     * sums so far over its tasks' successful attempts; empty when none were logged.
+     */
+    public Map<String, Long> counters() {
+      if (completedCounters != null) {
+        return completedCounters;
+      }
+      Map<String, Long> sums = new TreeMap<>();
+      taskCounters.values().forEach(c -> c.forEach((k, v) -> sums.merge(k, v, Long::sum)));
+      return sums;
     }
 
     /** {@code stage 3 (map)}, or {@code stage 3} in logs without names. */
@@ -316,6 +343,9 @@ public final class RunHistory {
         Stage s = stage(n);
         s.completedMs = ts;
         s.failed = n.path(FAILED).asBoolean(false);
+        if (n.path(COUNTERS).isObject()) {
+          s.completedCounters = counters(n.path(COUNTERS));
+        }
       }
       case TASK_START -> {
         Task t = new Task(n.path(STAGE_ID).asInt(), n.path(TASK).asInt(), n.path(EXECUTOR_ID).asText(""),
@@ -346,6 +376,9 @@ public final class RunHistory {
           }
         }
         startMs = Math.min(startMs, t.startMs());
+        if (t.status().equals("SUCCESS") && !n.path(SUPERSEDED).asBoolean(false) && n.path(COUNTERS).isObject()) {
+          stage(n).taskCounters.put(t.index(), counters(n.path(COUNTERS)));
+        }
       }
       case FETCH_FAILURE -> fetchFailures++;
       case TASK_SPECULATED -> speculated++;
@@ -359,6 +392,17 @@ public final class RunHistory {
       }
       default -> { }
     }
+  }
+
+  /** A {@code counters} object: name → integer value; values that are not integers are left out. */
+  private static Map<String, Long> counters(JsonNode object) {
+    Map<String, Long> out = new TreeMap<>();
+    object.fields().forEachRemaining(f -> {
+      if (f.getValue().canConvertToLong()) {
+        out.put(f.getKey(), f.getValue().asLong());
+      }
+    });
+    return out;
   }
 
   private static String attemptKey(JsonNode n) {

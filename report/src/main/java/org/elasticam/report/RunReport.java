@@ -67,6 +67,9 @@ public final class RunReport {
           s.tasks, ts.size(), s.completedMs >= 0 ? String.format(Locale.ROOT, "%.1f s", (s.completedMs
               - s.submittedMs) / 1000.0) : "not completed", median(ts), s.failed ? ", FAILED" : s.resubmissions > 0
                   ? ", resubmitted " + s.resubmissions + "x" : ""));
+      if (!s.counters().isEmpty()) {
+        b.append("    counters: ").append(counters(s)).append('\n');
+      }
     }
     if (h.skippedTornLine > 0) {
       b.append("note: a line the AM was killed in the middle of was cut short and was skipped\n");
@@ -100,14 +103,15 @@ public final class RunReport {
         .append("</div>\n");
     b.append("<h2>Executor timeline</h2>\n<div id=\"executors\">").append(gantt(h)).append("</div>\n");
     b.append("<h2>Stages</h2>\n<table id=\"stages\"><tr><th>stage</th><th>tasks</th><th>attempts</th><th>failed "
-        + "attempts</th><th>submitted (s)</th><th>took (s)</th><th>median task (ms)</th></tr>\n");
+        + "attempts</th><th>submitted (s)</th><th>took (s)</th><th>median task (ms)</th><th>counters</th></tr>\n");
     for (RunHistory.Stage s : h.stages.values()) {
       List<RunHistory.Task> ts = h.tasks.stream().filter(t -> t.stageId() == s.id).toList();
       b.append(String.format(Locale.ROOT, "<tr><td>%s%s</td><td>%d</td><td>%d</td><td>%d</td><td>%.1f</td><td>%s"
-          + "</td><td>%d</td></tr>%n", SvgChart.escape(s.label()), s.failed ? " (failed)" : "", s.tasks, ts.size(),
+          + "</td><td>%d</td><td style=\"text-align:left\">%s</td></tr>%n", SvgChart.escape(s.label()),
+          s.failed ? " (failed)" : "", s.tasks, ts.size(),
           ts.stream().filter(t -> !t.status().equals("SUCCESS")).count(), (s.submittedMs - h.startMs) / 1000.0,
           s.completedMs >= 0 ? String.format(Locale.ROOT, "%.1f", (s.completedMs - s.submittedMs) / 1000.0) : "—",
-          median(ts)));
+          median(ts), SvgChart.escape(counters(s))));
     }
     b.append("</table>\n<h2>Executors</h2>\n<table id=\"executor-table\"><tr><th>executor</th><th>host</th>"
         + "<th>tasks</th><th>held (s)</th><th>busy (s)</th><th>removed</th></tr>\n");
@@ -185,6 +189,12 @@ public final class RunReport {
   private static long median(List<RunHistory.Task> ts) {
     List<Long> d = new ArrayList<>(ts.stream().map(t -> t.endMs() - t.startMs()).sorted().toList());
     return d.isEmpty() ? 0 : d.get((d.size() - 1) / 2);
+  }
+
+  /** {@code name=value, …} in name order; empty for a stage without counters. */
+  static String counters(RunHistory.Stage s) {
+    return s.counters().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+        .collect(Collectors.joining(", "));
   }
 
   private static String percentages(Map<String, Integer> counts) {

@@ -62,7 +62,8 @@ class HistoryMainTest {
         + " (50 %)"), out);
     assertTrue(out.contains("locality of successful tasks: NODE_LOCAL 67 %, ANY 33 %"), out);
     assertTrue(out.contains("executors removed: {app_end=1, idle=1}"), out);
-    assertTrue(out.contains("stage 0: 3 tasks, 3 attempts, 4.0 s, median task 2000 ms"), out);
+    assertTrue(out.contains("stage 0: 3 tasks, 3 attempts, 4.0 s, median task 2000 ms\n"), out);
+    assertFalse(out.contains("counters"), "a log without names and counters reads as it always did: " + out);
 
     String html = Files.readString(dir.resolve("application_1_0001.html"));
     assertTrue(out.contains("report: " + dir.resolve("application_1_0001.html").toAbsolutePath()), out);
@@ -73,6 +74,44 @@ class HistoryMainTest {
     Document gantt = svgs.get(1);
     assertEquals(2, ReportStructure.rects(gantt, "held"), "one bar per executor");
     assertEquals(3, ReportStructure.rects(gantt, "task"), "one bar per task");
+  }
+
+  private static String taskEnd(int ts, int stage, int task, int attempt, String status, String more) {
+    return "{\"ts\":" + ts + ",\"event\":\"task_end\",\"stage_id\":" + stage + ",\"task\":" + task
+        + ",\"attempt\":" + attempt + ",\"executor_id\":\"1\",\"host\":\"h1\",\"locality\":\"ANY\","
+        + "\"duration_ms\":500,\"status\":\"" + status + "\"" + more + "}";
+  }
+
+  /**
+   * Stage names from stage_submitted; a completed stage's counters from its stage_completed, a
+   * running one's summed so far from its successful, not superseded attempts, one per task.
+   */
+  @Test
+  void stagesShowTheirNamesAndCounters() throws Exception {
+    String run = String.join("\n",
+        "{\"ts\":1000,\"event\":\"app_start\",\"app_id\":\"application_1_0005\",\"attempt\":1,\"conf\":{}}",
+        "{\"ts\":1000,\"event\":\"stage_submitted\",\"stage_id\":0,\"name\":\"parse\",\"tasks\":2}",
+        taskEnd(2000, 0, 0, 0, "SUCCESS", ",\"counters\":{\"shuffle.records.written\":10,\"lines.bad\":1}"),
+        taskEnd(2100, 0, 1, 0, "SUCCESS", ",\"counters\":{\"shuffle.records.written\":15,\"lines.bad\":0}"),
+        "{\"ts\":2100,\"event\":\"stage_completed\",\"stage_id\":0,\"tasks\":2,"
+            + "\"counters\":{\"lines.bad\":1,\"shuffle.records.written\":25}}",
+        "{\"ts\":2200,\"event\":\"stage_submitted\",\"stage_id\":1,\"name\":\"sum\",\"tasks\":3}",
+        taskEnd(3000, 1, 0, 0, "SUCCESS", ",\"counters\":{\"shuffle.records.read\":9}"),
+        taskEnd(3100, 1, 1, 0, "FAILED", ",\"error\":\"boom\""),
+        taskEnd(3200, 1, 1, 1, "SUCCESS", ",\"counters\":{\"shuffle.records.read\":8}"),
+        taskEnd(3300, 1, 0, 1, "SUCCESS", ",\"superseded\":true,\"counters\":{\"shuffle.records.read\":99}"));
+    Path log = Files.writeString(dir.resolve("application_1_0005.jsonl"), run + "\n");
+    assertEquals(0, run(log.toString()), err);
+    assertTrue(out.contains("  stage 0 (parse): 2 tasks, 2 attempts, 1.1 s, median task 500 ms\n"
+        + "    counters: lines.bad=1, shuffle.records.written=25\n"), out);
+    assertTrue(out.contains("  stage 1 (sum): 3 tasks, 4 attempts, not completed, median task 500 ms\n"
+        + "    counters: shuffle.records.read=17\n"), out);
+    String html = Files.readString(dir.resolve("application_1_0005.html"));
+    assertTrue(html.contains("stage 1 (sum)") && html.contains("shuffle.records.read=17"), html);
+    RunHistory h = RunHistory.read(Files.newBufferedReader(log));
+    assertEquals(java.util.Set.of(), h.beyondSchema(), "counters are in the schema");
+    assertEquals("parse", h.stages().get(0).name());
+    assertEquals(java.util.Map.of("lines.bad", 1L, "shuffle.records.written", 25L), h.stages().get(0).counters());
   }
 
   @Test

@@ -3,7 +3,9 @@ package org.elasticam.rpc;
 /**
  * Bounds on what the control plane accepts, so a broken or hostile peer cannot exhaust the AM:
  * the largest message (a task's parameters or error), the largest header block, and the most
- * concurrent calls on one connection (an executor needs one).
+ * concurrent calls on one connection (an executor needs one). A task's counters are bounded by
+ * org.elasticam.api.Counters (names and their length): executors refuse more, and the driver drops
+ * what is beyond them from an executor that sends more.
  */
 public final class RpcLimits {
 

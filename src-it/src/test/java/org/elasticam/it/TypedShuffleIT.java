@@ -1,7 +1,9 @@
 package org.elasticam.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -66,8 +68,10 @@ class TypedShuffleIT {
         "    public void run(TaskContext ctx) throws Exception {",
         "      int m = Integer.parseInt(ctx.params().get(\"map\"));",
         "      TypedShuffleOutput<Long, Long> out = TypedShuffleOutput.of(ctx.shuffleOutput(), Serdes.LONG, Serdes.LONG);",
+        "      Counter emitted = ctx.counter(\"emitted\");",
         "      for (int i = 0; i < " + RECORDS_PER_MAP + "; i++) {",
         "        out.write(Math.floorMod(m * 7919L + i * 31L, 100L) - 50L, (long) i);",
+        "        emitted.increment();",
         "      }",
         "    }",
         "  }",
@@ -113,5 +117,23 @@ class TypedShuffleIT {
       assertEquals(sorted, keys, "reducer " + r + " saw its keys in numeric order");
     }
     assertEquals(expected, got);
+
+    // The event log counts what went through the shuffle: the reducers read every record the maps wrote.
+    List<JsonNode> events = it.events(run.appId());
+    Map<Integer, JsonNode> counters = new TreeMap<>();
+    for (JsonNode done : ItCluster.ofType(events, "stage_completed")) {
+      counters.put(done.path("stage_id").asInt(), done.path("counters"));
+    }
+    JsonNode emit = counters.get(0);
+    JsonNode sum = counters.get(1);
+    assertEquals(MAPS * RECORDS_PER_MAP, emit.path("shuffle.records.written").asLong(), emit.toString());
+    assertEquals(MAPS * RECORDS_PER_MAP, emit.path("emitted").asLong(), emit.toString());
+    assertEquals(emit.path("shuffle.records.written").asLong(), sum.path("shuffle.records.read").asLong(),
+        sum.toString());
+    assertEquals(emit.path("shuffle.bytes.written").asLong(), sum.path("shuffle.bytes.read").asLong(), sum.toString());
+    assertTrue(emit.path("shuffle.bytes.written").asLong() > 0);
+    assertEquals(List.of(), ItCluster.ofType(events, "task_end").stream()
+        .filter(e -> e.path("status").asText().equals("SUCCESS") && !e.has("counters")).toList(),
+        "every successful attempt reports its counters");
   }
 }

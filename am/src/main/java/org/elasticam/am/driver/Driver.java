@@ -3,6 +3,8 @@ package org.elasticam.am.driver;
 import io.grpc.Status;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
+import org.elasticam.api.Counters;
 import org.elasticam.engine.job.JobEngine;
 import org.elasticam.engine.job.Registration;
 import org.elasticam.engine.job.TaskReport;
@@ -11,6 +13,8 @@ import org.elasticam.rpc.proto.ExecutorMessage;
 import org.elasticam.rpc.proto.HeartbeatAck;
 import org.elasticam.rpc.proto.Register;
 import org.elasticam.rpc.proto.TaskUpdate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The AM's end of the control plane around the {@link JobEngine}: executors' messages become the
@@ -20,6 +24,7 @@ import org.elasticam.rpc.proto.TaskUpdate;
  */
 public final class Driver implements DriverService.SessionHandler {
 
+  private static final Logger LOG = LoggerFactory.getLogger(Driver.class);
   private final JobEngine engine;
 
   public Driver(JobEngine engine) {
@@ -103,7 +108,39 @@ public final class Driver implements DriverService.SessionHandler {
     TaskReport.FetchFailure fetch = state != TaskReport.State.FETCH_FAILED ? null
         : new TaskReport.FetchFailure(u.getFetchFailure().getShuffleId(), u.getFetchFailure().getExecutorId(),
             u.getFetchFailure().getMapIdsList(), u.getFetchFailure().getMessage());
-    return new TaskReport(u.getTaskId(), state, u.getError(), u.getShufflePort(), fetch);
+    return new TaskReport(u.getTaskId(), state, u.getError(), u.getShufflePort(), fetch, counters(u));
+  }
+
+  /**
+   * The attempt's counters within {@link Counters}' limits, which executors keep: from one that
+   * sends more, the names beyond them are dropped, and the log says so.
+   */
+  static Map<String, Long> counters(TaskUpdate u) {
+    Map<String, Long> in = u.getCountersMap();
+    if (in.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, Long> kept = new TreeMap<>();
+    for (Map.Entry<String, Long> c : new TreeMap<>(in).entrySet()) {
+      if (kept.size() < Counters.MAX_PER_TASK && validName(c.getKey())) {
+        kept.put(c.getKey(), c.getValue());
+      }
+    }
+    if (kept.size() < in.size()) {
+      LOG.warn("Task {}: {} of its {} counters dropped (over org.elasticam.api.Counters' limits of {} names of {} "
+          + "characters)", u.getTaskId(), in.size() - kept.size(), in.size(), Counters.MAX_PER_TASK,
+          Counters.MAX_NAME_CHARS);
+    }
+    return kept;
+  }
+
+  private static boolean validName(String name) {
+    try {
+      Counters.checkName(name);
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
   }
 
   // ---- the AM's journal, in the engine's terms (the rest of the AM talks to engine()) -----------

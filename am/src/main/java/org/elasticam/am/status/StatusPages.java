@@ -147,11 +147,13 @@ final class StatusPages {
     for (RunHistory.Stage s : h.stages()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("stage_id", s.id());
+      m.put("name", s.name());
       m.put("tasks", s.tasks());
       m.put("attempts_ended", h.tasks().stream().filter(t -> t.stageId() == s.id()).count());
       m.put("submitted_ts", s.submittedMs());
       m.put("completed_ts", s.completedMs() >= 0 ? s.completedMs() : null);
       m.put("failed", s.failed());
+      m.put("counters", s.counters());
       out.add(m);
     }
     return out;

@@ -1,9 +1,12 @@
 package org.elasticam.engine.job;
 
+import static org.elasticam.report.events.EventFields.COUNTERS;
 import static org.elasticam.report.events.EventFields.RECOMPUTED;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.elasticam.api.Stage;
 import org.elasticam.engine.allocation.AllocationFeedback;
@@ -142,9 +145,14 @@ final class StageProgress {
     }
     StageLineage.Completion done = lineage.completed(stageId);
     int tasks = lineage.stage(stageId).tasks().size();
+    // The sums over one successful attempt per task; none when its tasks counted nothing (simulated ones).
+    Map<String, Long> counted = lineage.counters().sums(stageId);
+    List<Object> sums = counted.isEmpty() ? List.of() : List.of(COUNTERS, counted);
     if (done.recomputed()) {
       LOG.info("Stage {} recomputed its lost output", stageId);
-      jobEvents.stageCompleted(stageId, tasks, RECOMPUTED, true);
+      List<Object> more = new ArrayList<>(List.of(RECOMPUTED, true));
+      more.addAll(sums);
+      jobEvents.stageCompleted(stageId, tasks, more.toArray());
       outputs.inputRecomputed(stageId, done.resumed());
       return;
     }
@@ -153,7 +161,7 @@ final class StageProgress {
       done.consumed().forEach(p -> dynamic.shuffleCleaned(p, clock.nowMs()));
     }
     done.removable().forEach(p -> outputs.cleanShuffle(p, "every stage that reads it completed"));
-    jobEvents.stageCompleted(stageId, tasks);
+    jobEvents.stageCompleted(stageId, tasks, sums.toArray());
     if (streaming != null) {
       LOG.info("Stage {} completed", stageId);
       streaming.stageCompleted(stageId);

@@ -1,6 +1,7 @@
 package org.elasticam.engine.job;
 
 import static org.elasticam.report.events.EventFields.ATTEMPT;
+import static org.elasticam.report.events.EventFields.COUNTERS;
 import static org.elasticam.report.events.EventFields.ERROR;
 import static org.elasticam.report.events.EventFields.EXECUTOR_ID;
 import static org.elasticam.report.events.EventFields.RUN_MS;
@@ -162,6 +163,9 @@ final class TaskEnds {
       dynamic.taskEnded(a, ok, killed, clock.nowMs());
     }
     MapOutputs.Output written = ok ? outputWritten(session, a, u) : null;
+    if (ok) {
+      lineage.counters().succeeded(a.stageId(), a.index(), u.counters());
+    }
     if (ok && streaming == null && !lineage.isRerunning(a.stageId())) {
       journal.taskSucceeded(a.stageId(), a.index(), written);
     }
@@ -199,7 +203,7 @@ final class TaskEnds {
   /** The attempt's end in the event log; a failure counts against its host, and is logged with its error. */
   private void logEnd(TaskAttempt a, TaskReport u, JobEvents.Status status, boolean fetchFailed,
       List<TaskAttempt> wonOver) {
-    List<Object> fields = new ArrayList<>();
+    List<Object> fields = new ArrayList<>(counters(u));
     if (!wonOver.isEmpty()) {
       fields.addAll(List.of(WON_OVER_ATTEMPTS, wonOver.stream().map(TaskAttempt::attempt).toList()));
     }
@@ -213,6 +217,11 @@ final class TaskEnds {
       fields.addAll(List.of(ERROR, error));
     }
     jobEvents.taskEnded(a, clock.nowMs() - a.startMs(), status, fetchFailed, fields.toArray());
+  }
+
+  /** {@code task_end}'s counters, when the attempt reported any (a simulated one never does). */
+  private static List<Object> counters(TaskReport u) {
+    return u.counters().isEmpty() ? List.of() : List.of(COUNTERS, new java.util.TreeMap<>(u.counters()));
   }
 
   /** What a counted end sets off: the job's failure, lost input run again, a retirement, the stage's completion. */
@@ -261,8 +270,10 @@ final class TaskEnds {
     if (dynamic != null) {
       dynamic.taskEnded(a, false, true, clock.nowMs());
     }
+    List<Object> fields = new ArrayList<>(counters(u));
+    fields.addAll(List.of(SUPERSEDED, true));
     jobEvents.taskEnded(a, clock.nowMs() - a.startMs(), ok ? JobEvents.Status.SUCCESS : JobEvents.Status.KILLED,
-        false, SUPERSEDED, true);
+        false, fields.toArray());
     LOG.info("Attempt {} of task {} of stage {} on executor {} ended ({}) after another attempt of it succeeded",
         a.attempt(), a.index(), a.stageId(), a.executorId(), u.state());
     sessions.retireIfIdle(a.executorId());

@@ -14,7 +14,7 @@ import org.elasticam.api.Stage;
 
 /**
  * The job's stages and the shuffles between them: which stage reads which map output, where that
- * output is ({@link MapOutputs}), what must run again when some of it is lost, which stages wait
+ * output is ({@link MapOutputs}) and what its tasks counted ({@link StageCounters}), what must run again when some of it is lost, which stages wait
  * for it meanwhile, and when a shuffle has no reader left. It decides; the driver applies each
  * decision to the task scheduler, the policy and the event log. Owner thread only.
  */
@@ -53,6 +53,7 @@ public final class StageLineage {
   public record Completion(boolean recomputed, List<Integer> resumed, List<Integer> consumed, List<Integer> removable) {}
 
   private final MapOutputs outputs = new MapOutputs();
+  private final StageCounters counters = new StageCounters();
   private final IntUnaryOperator readersInPlan;
   private final Map<Integer, Stage> stages = new HashMap<>();
   /** Map stages running again for lost output, and the stages waiting on them. */
@@ -73,6 +74,11 @@ public final class StageLineage {
 
   public MapOutputs outputs() {
     return outputs;
+  }
+
+  /** What each stage's successful tasks counted. */
+  public StageCounters counters() {
+    return counters;
   }
 
   public Stage stage(int stageId) {
@@ -199,6 +205,7 @@ public final class StageLineage {
   public void forget(int stageId) {
     stages.remove(stageId);
     outputs.forget(stageId);
+    counters.forget(stageId);
     readersLeft.remove(stageId);
     readersDone.remove(stageId);
     consumed.remove(stageId);

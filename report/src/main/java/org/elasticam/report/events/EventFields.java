@@ -91,6 +91,8 @@ public final class EventFields {
   public static final String FROM_EXECUTOR = "from_executor";
   public static final String MAPS = "maps";
   public static final String SERVERS = "servers";
+  /** An object of counter name → value: an attempt's ({@code task_end}) or a stage's sums ({@code stage_completed}). */
+  public static final String COUNTERS = "counters";
 
   // Streaming batches.
   public static final String BATCH = "batch";
