@@ -11,7 +11,8 @@ import javax.tools.ToolProvider;
 
 /**
  * Builds a user job jar the way a user would: sources compiled against the published job API
- * only, packed into a jar of their own that is not on any classpath of ours.
+ * (elasticam-api, and elasticam-io with the Hadoop it needs) only, packed into a jar of their own
+ * that is not on any classpath of ours.
  */
 final class UserJobJar {
 
@@ -78,8 +79,15 @@ final class UserJobJar {
     Path classes = dir.resolve("classes");
     Files.createDirectories(src);
     Files.createDirectories(classes);
+    String classpath = String.join(java.io.File.pathSeparator,
+        Path.of("..", "api", "target", "classes").toAbsolutePath().toString(),
+        Path.of("..", "io", "target", "classes").toAbsolutePath().toString(),
+        // Hadoop's own jars, for the io module's types, from this test's classpath: nothing of ours.
+        java.util.Arrays.stream(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+            .filter(e -> Path.of(e).getFileName().toString().startsWith("hadoop-"))
+            .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator)));
     java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("-d", classes.toString(), "-classpath",
-        Path.of("..", "api", "target", "classes").toAbsolutePath().toString()));
+        classpath));
     for (var e : sources.entrySet()) {
       Path f = src.resolve(e.getKey() + ".java");
       Files.writeString(f, e.getValue());
