@@ -7,5 +7,11 @@
  * strings, longs, ints, doubles and byte arrays, each sorting in its natural order):
  * {@link org.elasticam.api.TypedShuffleOutput} writes them, {@link org.elasticam.api.KeyGroups}
  * reads a reduce partition as each key once with its values.
+ *
+ * <p>A stage that writes a shuffle may name how its records are partitioned
+ * ({@link org.elasticam.api.Partitioner}: {@link org.elasticam.api.HashPartitioner} by default,
+ * {@link org.elasticam.api.RangePartitioner} for a total order), the order reducers see keys in
+ * ({@link org.elasticam.api.KeyOrder}) and a map-side {@link org.elasticam.api.Combiner}
+ * ({@link org.elasticam.api.ReducingCombiner} for typed values); see {@link org.elasticam.api.Stage.Builder}.
  */
 package org.elasticam.api;
