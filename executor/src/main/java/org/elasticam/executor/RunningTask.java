@@ -3,13 +3,16 @@ package org.elasticam.executor;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.elasticam.api.KeyOrder;
 import org.elasticam.api.ShuffleInput;
 import org.elasticam.api.ShuffleOutput;
 import org.elasticam.api.TaskContext;
 import org.elasticam.executor.shuffle.BlockBuffer;
 import org.elasticam.executor.shuffle.ExecutorShuffle;
+import org.elasticam.executor.shuffle.ShuffleFunctions;
 import org.elasticam.executor.shuffle.ShuffleReader;
 import org.elasticam.executor.shuffle.SortedMerge;
 import org.elasticam.executor.shuffle.SortingShuffleWriter;
@@ -32,6 +35,10 @@ final class RunningTask implements TaskContext {
   private final long shuffleMemoryBytes;
   private final List<AutoCloseable> inputs = new ArrayList<>();
   private SortingShuffleWriter writer;
+  /** The stage's partitioner, key order and combiner, once loaded; null when it writes no shuffle. */
+  private ShuffleFunctions writes;
+  /** By shuffle id: the key order each parent's maps sorted in. */
+  private final Map<Integer, KeyOrder> readOrders = new HashMap<>();
   private volatile boolean killed;
   private volatile Thread thread;
   private final CommitRequests commits;
@@ -60,6 +67,21 @@ final class RunningTask implements TaskContext {
 
   LaunchTask spec() {
     return spec;
+  }
+
+  /**
+   * Loads and configures the classes the task's shuffles name, before the task runs.
+   *
+   * @throws ReflectiveOperationException when one is missing or of the wrong type
+   * @throws IllegalArgumentException when one refuses the stage's shuffle parameters
+   */
+  void loadShuffleClasses(TaskLoader loader) throws ReflectiveOperationException {
+    if (spec.hasShuffleWrite()) {
+      writes = loader.shuffleFunctions(spec.getShuffleWrite());
+    }
+    for (ShuffleRead r : spec.getShuffleReadsList()) {
+      readOrders.put(r.getShuffleId(), loader.keyOrder(r.getKeyOrderClass(), r.getShuffleParamsMap()));
+    }
   }
 
   void runningOn(Thread t) {
@@ -138,7 +160,8 @@ final class RunningTask implements TaskContext {
     if (writer == null) {
       ShuffleWrite w = spec.getShuffleWrite();
       writer = new SortingShuffleWriter(requireShuffle().localDirs(), w.getShuffleId(), spec.getPartition(),
-          w.getPartitions(), shuffleMemoryBytes, scratch.resolve("shuffle-out"));
+          w.getPartitions(), shuffleMemoryBytes, scratch.resolve("shuffle-out"),
+          writes == null ? ShuffleFunctions.DEFAULT : writes);
     }
     return writer;
   }
@@ -154,7 +177,8 @@ final class RunningTask implements TaskContext {
     BlockBuffer buffer = new BlockBuffer(shuffleMemoryBytes, scratch.resolve("shuffle-in-" + parentStageId));
     inputs.add(buffer);
     new ShuffleReader(requireShuffle()).gather(read, spec.getPartition(), buffer);
-    SortedMerge merge = SortedMerge.of(buffer.sources());
+    SortedMerge merge = SortedMerge.of(buffer.sources(), readOrders.getOrDefault(shuffleId,
+        ShuffleFunctions.DEFAULT.order()));
     inputs.add(merge);
     return merge;
   }

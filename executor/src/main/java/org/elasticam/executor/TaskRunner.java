@@ -90,6 +90,7 @@ final class TaskRunner implements AutoCloseable {
     try {
       Files.createDirectories(task.scratchDir());
       Task t = loader.newTask(task.spec().getTaskClass());
+      task.loadShuffleClasses(loader);
       t.run(task);
       if (task.isKilled() || task.commitDenied()) {
         state = TaskState.TASK_STATE_KILLED;

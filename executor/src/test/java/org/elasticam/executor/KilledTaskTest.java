@@ -7,25 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.elasticam.api.Task;
 import org.elasticam.api.TaskContext;
-import org.elasticam.executor.shuffle.ExecutorShuffle;
 import org.elasticam.rpc.proto.LaunchTask;
 import org.elasticam.rpc.proto.ShuffleWrite;
 import org.elasticam.rpc.proto.TaskState;
 import org.elasticam.rpc.proto.TaskUpdate;
-import org.elasticam.shuffle.client.ClientSettings;
-import org.elasticam.time.Clock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,27 +53,16 @@ class KilledTaskTest {
   Path dirs;
   @TempDir
   Path scratch;
-  private final BlockingQueue<TaskUpdate> updates = new LinkedBlockingQueue<>();
-  private ExecutorShuffle shuffle;
-  private TaskLoader loader;
-  private TaskRunner runner;
+  private TaskRunnerFixture fx;
 
   private void start() throws Exception {
-    shuffle = ExecutorShuffle.start("application_1_0001", "1", "localhost",
-        "an application secret of 32 byte".getBytes(StandardCharsets.US_ASCII), Optional.empty(), false,
-        ClientSettings.defaults(), Map.of("LOCAL_DIRS", dirs.toString()), Clock.system());
-    loader = new TaskLoader(Optional.empty());
-    runner = new TaskRunner(1, loader, "1", "localhost", scratch, Clock.system(), updates::add, shuffle,
-        new CommitRequests(taskId -> { }, Duration.ofSeconds(5)));
+    fx = new TaskRunnerFixture(dirs, scratch);
   }
 
   @AfterEach
   void stop() throws Exception {
-    if (shuffle != null) {
-      shuffle.close();
-    }
-    if (loader != null) {
-      loader.close();
+    if (fx != null) {
+      fx.close();
     }
   }
 
@@ -101,10 +82,10 @@ class KilledTaskTest {
   void anAttemptThatReturnsAfterItWasKilledEndsKilledAndCommitsNothing() throws Exception {
     start();
     written = new CountDownLatch(1);
-    runner.launch(launch(1, true));
+    fx.runner.launch(launch(1, true));
     assertTrue(written.await(10, TimeUnit.SECONDS), "the task wrote its records");
-    runner.kill(1);
-    TaskUpdate u = updates.poll(10, TimeUnit.SECONDS);
+    fx.runner.kill(1);
+    TaskUpdate u = fx.updates.poll(10, TimeUnit.SECONDS);
     assertNotNull(u, "the attempt ended");
     assertEquals(TaskState.TASK_STATE_KILLED, u.getState());
     assertEquals(0, u.getPartitionBytesCount(), "no shuffle output reported");
@@ -116,8 +97,8 @@ class KilledTaskTest {
   void theSameAttemptNotKilledCommitsItsOutput() throws Exception {
     start();
     written = new CountDownLatch(1);
-    runner.launch(launch(2, false));
-    TaskUpdate u = updates.poll(10, TimeUnit.SECONDS);
+    fx.runner.launch(launch(2, false));
+    TaskUpdate u = fx.updates.poll(10, TimeUnit.SECONDS);
     assertNotNull(u);
     assertEquals(TaskState.TASK_STATE_SUCCEEDED, u.getState(), u.getError());
     assertEquals(2, u.getPartitionBytesCount());
