@@ -59,6 +59,11 @@ public final class ExecutorSession implements ExecutorLink {
 
   @Override
   public void launch(TaskLaunch t) {
+    send(DriverMessage.newBuilder().setLaunchTask(launchTask(t)).build());
+  }
+
+  /** The control plane's form of an attempt to start. */
+  static LaunchTask launchTask(TaskLaunch t) {
     LaunchTask.Builder launch = LaunchTask.newBuilder().setTaskId(t.attempt().taskId())
         .setStageId(t.attempt().stageId()).setPartition(t.attempt().index()).setAttempt(t.attempt().attempt())
         .setTaskClass(t.attempt().taskClass()).putAllParams(t.attempt().params());
@@ -73,7 +78,7 @@ public final class ExecutorSession implements ExecutorLink {
           .setCombinerClass(spec.combinerClass()).putAllShuffleParams(spec.params()));
     }
     t.reads().forEach(r -> launch.addShuffleReads(read(r)));
-    send(DriverMessage.newBuilder().setLaunchTask(launch).build());
+    return launch.build();
   }
 
   /** The control plane's form of a shuffle's map output locations. */

@@ -5,10 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.List;
 import java.util.Map;
 import org.elasticam.api.ShuffleSpec;
+import org.elasticam.engine.job.TaskLaunch;
 import org.elasticam.engine.lineage.MapOutputs;
 import org.elasticam.engine.lineage.ShuffleInput;
+import org.elasticam.engine.scheduling.Locality;
+import org.elasticam.engine.scheduling.TaskAttempt;
 import org.elasticam.rpc.proto.MapOutputLocation;
 import org.elasticam.rpc.proto.ShuffleRead;
+import org.elasticam.rpc.proto.ShuffleWrite;
 import org.junit.jupiter.api.Test;
 
 class ShuffleReadTest {
@@ -17,6 +21,19 @@ class ShuffleReadTest {
 
   private static MapOutputs.Output on(String exec, boolean external) {
     return new MapOutputs.Output(exec, "h" + exec, 7447, List.of("/d/" + exec), external);
+  }
+
+  @Test
+  void aMapsLaunchCarriesItsStagesPartitionerKeyOrderCombinerAndParameters() {
+    ShuffleSpec spec = new ShuffleSpec("p.Range", "o.Desc", "c.Sum", Map.of("k", "v"));
+    TaskAttempt a = new TaskAttempt(9, 0, 1, 0, "1", "h1", Locality.ANY, 0, "T", Map.of(), false);
+    ShuffleWrite w = ExecutorSession.launchTask(new TaskLaunch(a, -1, new TaskLaunch.ShuffleWrite(0, 4, false, spec),
+        List.of())).getShuffleWrite();
+    assertEquals(List.of("p.Range", "o.Desc", "c.Sum", Map.of("k", "v")), List.of(w.getPartitionerClass(),
+        w.getKeyOrderClass(), w.getCombinerClass(), w.getShuffleParamsMap()));
+    assertEquals(ShuffleWrite.newBuilder().setShuffleId(0).setPartitions(4).build(), ExecutorSession.launchTask(
+        new TaskLaunch(a, -1, new TaskLaunch.ShuffleWrite(0, 4, false, ShuffleSpec.DEFAULT), List.of()))
+        .getShuffleWrite(), "the default is the message as it was");
   }
 
   @Test
