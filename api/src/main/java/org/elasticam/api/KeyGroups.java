@@ -7,8 +7,9 @@ import java.util.Iterator;
 import java.util.NoSuchElementException;
 
 /**
- * A reduce task's shuffle input as groups: each distinct key once, in the order of its encoding,
- * with the values written under it. A cursor: {@link #next()} moves to the next key, {@link #key()}
+ * A reduce task's shuffle input as groups: each distinct key once, in the parent stage's
+ * {@link KeyOrder} (by default the order of its encoding), with the values written under it (or,
+ * when the parent has a {@link Combiner}, what it combined them into). A cursor: {@link #next()} moves to the next key, {@link #key()}
  * reads it, {@link #values()} iterates its values once (values not read are skipped by the next
  * {@link #next()}). Nothing is held in memory beyond one record, whatever a group's size.
  *

@@ -4,8 +4,8 @@ import java.io.IOException;
 
 /**
  * The records of one reduce partition of a parent stage's shuffle, from every one of its map
- * tasks, in key order (unsigned byte order; records with equal keys are adjacent, in no further
- * order). A cursor: {@link #next()} moves to the next record, then {@link #key()} and
+ * tasks, in the parent stage's {@link KeyOrder} (by default unsigned byte order; records with equal
+ * keys are adjacent, in no further order). A cursor: {@link #next()} moves to the next record, then {@link #key()} and
  * {@link #value()} read it. A block that cannot be fetched makes {@link #next()} throw; the task
  * should let that exception propagate, so the driver can re-run the map output that was lost.
  */

@@ -4,8 +4,8 @@ import java.io.IOException;
 
 /**
  * A task's shuffle output written as typed records: each key and value encoded by its
- * {@link Serde}, then written as {@link ShuffleOutput#write} writes bytes (the partition is the
- * hash of the key's bytes; reducers see keys in their encoding's order).
+ * {@link Serde}, then written as {@link ShuffleOutput#write} writes bytes (the stage's partitioner
+ * and key order see the encoded key: by default its hash, and its encoding's order).
  *
  * <pre>{@code
  * TypedShuffleOutput<String, Long> out = TypedShuffleOutput.of(ctx.shuffleOutput(), Serdes.STRING, Serdes.LONG);
@@ -35,8 +35,8 @@ public final class TypedShuffleOutput<K, V> {
     out.write(keys.encode(key), values.encode(value));
   }
 
-  /** The partition {@link #write} sends {@code key} to, of {@code partitions}. */
+  /** The partition {@link #write} sends {@code key} to. */
   public int partitionOf(K key) {
-    return ShuffleOutput.partitionOf(keys.encode(key), out.partitions());
+    return out.partitionOf(keys.encode(key));
   }
 }

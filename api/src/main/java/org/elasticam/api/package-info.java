@@ -9,5 +9,12 @@
  * reads a reduce partition as each key once with its values. A task counts what it did with
  * {@link org.elasticam.api.TaskContext#counter} ({@link org.elasticam.api.Counters} has the
  * built-in names, the shuffle's among them, and the limits); the event log sums them per stage.
+ * reads a reduce partition as each key once with its values.
+ *
+ * <p>A stage that writes a shuffle may name how its records are partitioned
+ * ({@link org.elasticam.api.Partitioner}: {@link org.elasticam.api.HashPartitioner} by default,
+ * {@link org.elasticam.api.RangePartitioner} for a total order), the order reducers see keys in
+ * ({@link org.elasticam.api.KeyOrder}) and a map-side {@link org.elasticam.api.Combiner}
+ * ({@link org.elasticam.api.ReducingCombiner} for typed values); see {@link org.elasticam.api.Stage.Builder}.
  */
 package org.elasticam.api;

@@ -3,16 +3,19 @@ package org.elasticam.executor;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.elasticam.api.Counter;
 import org.elasticam.api.Counters;
+import org.elasticam.api.KeyOrder;
 import org.elasticam.api.ShuffleInput;
 import org.elasticam.api.ShuffleOutput;
 import org.elasticam.api.TaskContext;
 import org.elasticam.executor.shuffle.BlockBuffer;
 import org.elasticam.executor.shuffle.CountedShuffle;
 import org.elasticam.executor.shuffle.ExecutorShuffle;
+import org.elasticam.executor.shuffle.ShuffleFunctions;
 import org.elasticam.executor.shuffle.ShuffleReader;
 import org.elasticam.executor.shuffle.SortedMerge;
 import org.elasticam.executor.shuffle.SortingShuffleWriter;
@@ -39,6 +42,10 @@ final class RunningTask implements TaskContext {
   /** The writer as the task sees it: counting what it writes. */
   private ShuffleOutput output;
   private final TaskCounters counters = new TaskCounters();
+  /** The stage's partitioner, key order and combiner, once loaded; null when it writes no shuffle. */
+  private ShuffleFunctions writes;
+  /** By shuffle id: the key order each parent's maps sorted in. */
+  private final Map<Integer, KeyOrder> readOrders = new HashMap<>();
   private volatile boolean killed;
   private volatile Thread thread;
   private final CommitRequests commits;
@@ -69,6 +76,21 @@ final class RunningTask implements TaskContext {
 
   LaunchTask spec() {
     return spec;
+  }
+
+  /**
+   * Loads and configures the classes the task's shuffles name, before the task runs.
+   *
+   * @throws ReflectiveOperationException when one is missing or of the wrong type
+   * @throws IllegalArgumentException when one refuses the stage's shuffle parameters
+   */
+  void loadShuffleClasses(TaskLoader loader) throws ReflectiveOperationException {
+    if (spec.hasShuffleWrite()) {
+      writes = loader.shuffleFunctions(spec.getShuffleWrite());
+    }
+    for (ShuffleRead r : spec.getShuffleReadsList()) {
+      readOrders.put(r.getShuffleId(), loader.keyOrder(r.getKeyOrderClass(), r.getShuffleParamsMap()));
+    }
   }
 
   void runningOn(Thread t) {
@@ -173,7 +195,8 @@ final class RunningTask implements TaskContext {
     if (writer == null) {
       ShuffleWrite w = spec.getShuffleWrite();
       writer = new SortingShuffleWriter(requireShuffle().localDirs(), w.getShuffleId(), spec.getPartition(),
-          w.getPartitions(), shuffleMemoryBytes, scratch.resolve("shuffle-out"));
+          w.getPartitions(), shuffleMemoryBytes, scratch.resolve("shuffle-out"),
+          writes == null ? ShuffleFunctions.DEFAULT : writes);
       output = CountedShuffle.output(writer, counters.builtIn(Counters.SHUFFLE_RECORDS_WRITTEN),
           counters.builtIn(Counters.SHUFFLE_BYTES_WRITTEN));
     }
@@ -191,7 +214,8 @@ final class RunningTask implements TaskContext {
     BlockBuffer buffer = new BlockBuffer(shuffleMemoryBytes, scratch.resolve("shuffle-in-" + parentStageId));
     inputs.add(buffer);
     new ShuffleReader(requireShuffle()).gather(read, spec.getPartition(), buffer);
-    SortedMerge merge = SortedMerge.of(buffer.sources());
+    SortedMerge merge = SortedMerge.of(buffer.sources(), readOrders.getOrDefault(shuffleId,
+        ShuffleFunctions.DEFAULT.order()));
     inputs.add(merge);
     return CountedShuffle.input(merge, counters.builtIn(Counters.SHUFFLE_RECORDS_READ),
         counters.builtIn(Counters.SHUFFLE_BYTES_READ));

@@ -6,12 +6,19 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
+import org.elasticam.api.Combiner;
+import org.elasticam.api.KeyOrder;
+import org.elasticam.api.Partitioner;
 import org.elasticam.api.Task;
+import org.elasticam.executor.shuffle.ShuffleFunctions;
+import org.elasticam.rpc.proto.ShuffleWrite;
 
 /**
- * Loads task classes: built-in ones from the executor's own classpath, user ones from the user jar
- * YARN localized into the container, through one class loader for the executor's life.
+ * Loads task classes, and the partitioners, key orders and combiners stages name: built-in ones
+ * from the executor's own classpath, user ones from the user jar YARN localized into the
+ * container, through one class loader for the executor's life.
  */
 final class TaskLoader implements AutoCloseable {
 
@@ -39,11 +46,45 @@ final class TaskLoader implements AutoCloseable {
 
   /** @throws ReflectiveOperationException with a message naming the class and what is wrong */
   Task newTask(String className) throws ReflectiveOperationException {
-    Class<?> c = Class.forName(className, true, loader);
-    if (!Task.class.isAssignableFrom(c)) {
-      throw new ClassNotFoundException(className + " does not implement " + Task.class.getName());
+    return newInstance(className, Task.class);
+  }
+
+  /**
+   * A map task's partitioner, key order and combiner, each configured with the stage's shuffle
+   * parameters (empty names are the defaults).
+   *
+   * @throws IllegalArgumentException when one refuses its parameters
+   */
+  ShuffleFunctions shuffleFunctions(ShuffleWrite w) throws ReflectiveOperationException {
+    Map<String, String> params = w.getShuffleParamsMap();
+    KeyOrder order = keyOrder(w.getKeyOrderClass(), params);
+    Partitioner partitioner = w.getPartitionerClass().isEmpty() ? ShuffleFunctions.DEFAULT.partitioner()
+        : newInstance(w.getPartitionerClass(), Partitioner.class);
+    partitioner.configure(params, order);
+    Combiner combiner = null;
+    if (!w.getCombinerClass().isEmpty()) {
+      combiner = newInstance(w.getCombinerClass(), Combiner.class);
+      combiner.configure(params);
     }
-    return (Task) c.getDeclaredConstructor().newInstance();
+    return new ShuffleFunctions(partitioner, order, combiner);
+  }
+
+  /** The key order {@code className} names, configured; unsigned byte order when it is empty. */
+  KeyOrder keyOrder(String className, Map<String, String> params) throws ReflectiveOperationException {
+    if (className.isEmpty()) {
+      return ShuffleFunctions.DEFAULT.order();
+    }
+    KeyOrder order = newInstance(className, KeyOrder.class);
+    order.configure(params);
+    return order;
+  }
+
+  private <T> T newInstance(String className, Class<T> type) throws ReflectiveOperationException {
+    Class<?> c = Class.forName(className, true, loader);
+    if (!type.isAssignableFrom(c)) {
+      throw new ClassNotFoundException(className + " does not implement " + type.getName());
+    }
+    return type.cast(c.getDeclaredConstructor().newInstance());
   }
 
   @Override

@@ -95,6 +95,7 @@ final class TaskRunner implements AutoCloseable {
     try {
       Files.createDirectories(task.scratchDir());
       Task t = loader.newTask(task.spec().getTaskClass());
+      task.loadShuffleClasses(loader);
       t.run(task);
       if (!task.isKilled() && !task.commitDenied() && task.writesOutput()) {
         outputCommitted = commitOutput(task);

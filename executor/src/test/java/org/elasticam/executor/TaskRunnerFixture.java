@@ -23,6 +23,11 @@ final class TaskRunnerFixture implements AutoCloseable {
   final TaskLoader loader;
   final TaskRunner runner;
 
+  /** One slot. */
+  TaskRunnerFixture(Path dirs, Path scratch) throws Exception {
+    this(dirs, scratch, 1);
+  }
+
   TaskRunnerFixture(Path dirs, Path scratch, int slots) throws Exception {
     shuffle = ExecutorShuffle.start("application_1_0001", "1", "localhost",
         "an application secret of 32 byte".getBytes(StandardCharsets.US_ASCII), Optional.empty(), false,

@@ -19,6 +19,9 @@ import org.elasticam.am.job.BuiltInJobs;
 import org.elasticam.engine.job.DagPlan;
 import org.elasticam.engine.job.JobPlan;
 import org.elasticam.am.job.JobSpec;
+import org.elasticam.api.Combiner;
+import org.elasticam.api.KeyOrder;
+import org.elasticam.api.Partitioner;
 import org.elasticam.api.Stage;
 import org.elasticam.api.Task;
 import org.elasticam.conf.EditDistance;
@@ -28,7 +31,7 @@ import org.elasticam.io.commit.OutputCommit;
  * A user job checked in the client before anything is sent, so that a mistake costs a second and
  * not a submission: the jar, the job's class (with the nearest names in the jar when it is not
  * there), the stages its {@code stages} returns (the AM asks again; the job's code runs in both),
- * and each stage's task class.
+ * and each stage's task class and shuffle partitioner, key order and combiner.
  */
 final class UserJobCheck {
 
@@ -50,7 +53,7 @@ final class UserJobCheck {
       JobPlan plan = plan(job, loader, conf);
       if (plan instanceof DagPlan dag) {
         for (Stage s : dag.stages()) {
-          checkTaskClass(s, loader, classes);
+          checkStageClasses(s, loader, classes);
         }
         checkOutputs(dag.stages(), conf);
       }
@@ -89,17 +92,31 @@ final class UserJobCheck {
     }
   }
 
-  private static void checkTaskClass(Stage s, ClassLoader loader, Set<String> jarClasses) throws UsageException {
+  /** The stage's task class and its shuffle's partitioner, key order and combiner, when it names them. */
+  static void checkStageClasses(Stage s, ClassLoader loader, Set<String> jarClasses) throws UsageException {
+    checkClass(s, "runs task class", s.taskClass(), Task.class, loader, jarClasses);
+    checkClass(s, "partitions its shuffle with", s.shuffle().partitionerClass(), Partitioner.class, loader,
+        jarClasses);
+    checkClass(s, "sorts its shuffle with", s.shuffle().keyOrderClass(), KeyOrder.class, loader, jarClasses);
+    checkClass(s, "combines its shuffle with", s.shuffle().combinerClass(), Combiner.class, loader, jarClasses);
+  }
+
+  /** That {@code className} (none when empty) is in the jar or built in, and a {@code type}. */
+  private static void checkClass(Stage s, String role, String className, Class<?> type, ClassLoader loader,
+      Set<String> jarClasses) throws UsageException {
+    if (className.isEmpty()) {
+      return;
+    }
     Class<?> c;
     try {
-      c = Class.forName(s.taskClass(), false, loader);
+      c = Class.forName(className, false, loader);
     } catch (ClassNotFoundException | LinkageError e) {
-      throw new UsageException("stage " + s.id() + " (" + s.name() + ") runs task class " + s.taskClass()
-          + ", which is neither in the user jar nor built in" + didYouMean(s.taskClass(), jarClasses));
+      throw new UsageException("stage " + s.id() + " (" + s.name() + ") " + role + " " + className
+          + ", which is neither in the user jar nor built in" + didYouMean(className, jarClasses));
     }
-    if (!Task.class.isAssignableFrom(c)) {
-      throw new UsageException("stage " + s.id() + " (" + s.name() + ") runs " + s.taskClass() + ", which does not"
-          + " implement " + Task.class.getName());
+    if (!type.isAssignableFrom(c)) {
+      throw new UsageException("stage " + s.id() + " (" + s.name() + ") " + role + " " + className
+          + ", which does not implement " + type.getName());
     }
   }
 

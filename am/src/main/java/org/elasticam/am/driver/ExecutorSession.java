@@ -3,6 +3,7 @@ package org.elasticam.am.driver;
 import com.google.protobuf.ByteString;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import org.elasticam.api.ShuffleSpec;
 import org.elasticam.engine.job.ExecutorLink;
 import org.elasticam.engine.job.JobEngine;
 import org.elasticam.engine.job.TaskLaunch;
@@ -58,6 +59,11 @@ public final class ExecutorSession implements ExecutorLink {
 
   @Override
   public void launch(TaskLaunch t) {
+    send(DriverMessage.newBuilder().setLaunchTask(launchTask(t)).build());
+  }
+
+  /** The control plane's form of an attempt to start. */
+  static LaunchTask launchTask(TaskLaunch t) {
     LaunchTask.Builder launch = LaunchTask.newBuilder().setTaskId(t.attempt().taskId())
         .setStageId(t.attempt().stageId()).setPartition(t.attempt().index()).setAttempt(t.attempt().attempt())
         .setTaskClass(t.attempt().taskClass()).putAllParams(t.attempt().params());
@@ -65,19 +71,23 @@ public final class ExecutorSession implements ExecutorLink {
       launch.setStageIdBase(t.stageIdBase());
     }
     if (t.write() != null) {
+      ShuffleSpec spec = t.write().spec();
       launch.setShuffleWrite(ShuffleWrite.newBuilder().setShuffleId(t.write().shuffleId())
-          .setPartitions(t.write().partitions()).setReplace(t.write().replace()));
+          .setPartitions(t.write().partitions()).setReplace(t.write().replace())
+          .setPartitionerClass(spec.partitionerClass()).setKeyOrderClass(spec.keyOrderClass())
+          .setCombinerClass(spec.combinerClass()).putAllShuffleParams(spec.params()));
     }
     if (t.outputDir() != null) {
       launch.setOutputDir(t.outputDir());
     }
     t.reads().forEach(r -> launch.addShuffleReads(read(r)));
-    send(DriverMessage.newBuilder().setLaunchTask(launch).build());
+    return launch.build();
   }
 
   /** The control plane's form of a shuffle's map output locations. */
   static ShuffleRead read(ShuffleInput in) {
-    ShuffleRead.Builder r = ShuffleRead.newBuilder().setShuffleId(in.shuffleId()).setMaps(in.maps());
+    ShuffleRead.Builder r = ShuffleRead.newBuilder().setShuffleId(in.shuffleId()).setMaps(in.maps())
+        .setKeyOrderClass(in.writer().keyOrderClass()).putAllShuffleParams(in.writer().params());
     for (ShuffleInput.Location l : in.locations()) {
       r.addLocations(MapOutputLocation.newBuilder().setExecutorId(l.executorId()).setHost(l.host())
           .setPort(l.port()).addAllLocalDirs(l.localDirs()).addAllMapIds(l.mapIds()));

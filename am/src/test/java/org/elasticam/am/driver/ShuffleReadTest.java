@@ -3,10 +3,16 @@ package org.elasticam.am.driver;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
+import java.util.Map;
+import org.elasticam.api.ShuffleSpec;
+import org.elasticam.engine.job.TaskLaunch;
 import org.elasticam.engine.lineage.MapOutputs;
 import org.elasticam.engine.lineage.ShuffleInput;
+import org.elasticam.engine.scheduling.Locality;
+import org.elasticam.engine.scheduling.TaskAttempt;
 import org.elasticam.rpc.proto.MapOutputLocation;
 import org.elasticam.rpc.proto.ShuffleRead;
+import org.elasticam.rpc.proto.ShuffleWrite;
 import org.junit.jupiter.api.Test;
 
 class ShuffleReadTest {
@@ -18,6 +24,30 @@ class ShuffleReadTest {
   }
 
   @Test
+  void aMapsLaunchCarriesItsStagesPartitionerKeyOrderCombinerAndParameters() {
+    ShuffleSpec spec = new ShuffleSpec("p.Range", "o.Desc", "c.Sum", Map.of("k", "v"));
+    TaskAttempt a = new TaskAttempt(9, 0, 1, 0, "1", "h1", Locality.ANY, 0, "T", Map.of(), false);
+    ShuffleWrite w = ExecutorSession.launchTask(new TaskLaunch(a, -1, new TaskLaunch.ShuffleWrite(0, 4, false, spec),
+        List.of(), null)).getShuffleWrite();
+    assertEquals(List.of("p.Range", "o.Desc", "c.Sum", Map.of("k", "v")), List.of(w.getPartitionerClass(),
+        w.getKeyOrderClass(), w.getCombinerClass(), w.getShuffleParamsMap()));
+    assertEquals(ShuffleWrite.newBuilder().setShuffleId(0).setPartitions(4).build(), ExecutorSession.launchTask(
+        new TaskLaunch(a, -1, new TaskLaunch.ShuffleWrite(0, 4, false, ShuffleSpec.DEFAULT), List.of(), null))
+        .getShuffleWrite(), "the default is the message as it was");
+  }
+
+  @Test
+  void aReadCarriesTheKeyOrderTheWritingStageSortedIn() {
+    outputs.register(0, 1);
+    outputs.put(0, 0, on("1", true));
+    ShuffleSpec spec = new ShuffleSpec("p.Range", "o.Desc", "c.Sum", Map.of("k", "v"));
+    ShuffleRead r = ExecutorSession.read(ShuffleInput.of(outputs, 0, spec));
+    assertEquals("o.Desc", r.getKeyOrderClass());
+    assertEquals(Map.of("k", "v"), r.getShuffleParamsMap());
+    assertEquals("", ExecutorSession.read(ShuffleInput.of(outputs, 0, ShuffleSpec.DEFAULT)).getKeyOrderClass());
+  }
+
+  @Test
   void aReadGroupsMapsByTheExecutorThatWroteThem() {
     outputs.register(0, 4);
     outputs.put(0, 0, on("1", true));
@@ -25,7 +55,7 @@ class ShuffleReadTest {
     outputs.put(0, 2, on("1", true));
     assertEquals(List.of(3), outputs.missing(0));
     outputs.put(0, 3, on("2", true));
-    ShuffleRead r = ExecutorSession.read(ShuffleInput.of(outputs, 0));
+    ShuffleRead r = ExecutorSession.read(ShuffleInput.of(outputs, 0, ShuffleSpec.DEFAULT));
     assertEquals(4, r.getMaps());
     assertEquals(2, r.getLocationsCount());
     MapOutputLocation first = r.getLocations(0);
@@ -42,6 +72,7 @@ class ShuffleReadTest {
       outputs.put(0, m, on("1", true));
     }
     outputs.lose(0, List.of(1));
-    assertEquals(List.of(0, 2), ExecutorSession.read(ShuffleInput.of(outputs, 0)).getLocations(0).getMapIdsList());
+    assertEquals(List.of(0, 2), ExecutorSession.read(ShuffleInput.of(outputs, 0, ShuffleSpec.DEFAULT)).getLocations(0)
+        .getMapIdsList());
   }
 }

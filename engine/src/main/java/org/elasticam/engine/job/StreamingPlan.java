@@ -83,7 +83,7 @@ public final class StreamingPlan implements JobPlan {
         return base + p;
       }).toList();
       out.add(new Stage(base + s.id(), "batch " + batch + ": " + s.name(), parents, s.taskClass(), s.tasks(),
-          s.shufflePartitions()));
+          s.shufflePartitions(), s.shuffle()));
     }
     return out;
   }

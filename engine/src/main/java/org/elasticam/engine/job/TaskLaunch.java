@@ -1,6 +1,7 @@
 package org.elasticam.engine.job;
 
 import java.util.List;
+import org.elasticam.api.ShuffleSpec;
 import org.elasticam.engine.lineage.ShuffleInput;
 import org.elasticam.engine.scheduling.TaskAttempt;
 
@@ -17,6 +18,7 @@ public record TaskLaunch(TaskAttempt attempt, int stageIdBase, ShuffleWrite writ
 
   /**
    * @param replace the map's earlier output was lost: what is on disk is replaced, not kept
+   * @param spec the stage's partitioner, key order and combiner
    */
-  public record ShuffleWrite(int shuffleId, int partitions, boolean replace) {}
+  public record ShuffleWrite(int shuffleId, int partitions, boolean replace, ShuffleSpec spec) {}
 }

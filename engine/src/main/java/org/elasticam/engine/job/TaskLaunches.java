@@ -115,10 +115,10 @@ final class TaskLaunches {
   private TaskLaunch launch(TaskAttempt a, Map<Integer, ShuffleInput> inputs) {
     Stage stage = lineage.stage(a.stageId());
     TaskLaunch.ShuffleWrite write = stage.writesShuffle() ? new TaskLaunch.ShuffleWrite(stage.id(),
-        stage.shufflePartitions(), mapOutputs.wasLost(stage.id(), a.index())) : null;
+        stage.shufflePartitions(), mapOutputs.wasLost(stage.id(), a.index()), stage.shuffle()) : null;
     List<ShuffleInput> reads = new ArrayList<>();
     for (int p : lineage.shuffleParents(stage)) {
-      reads.add(inputs.computeIfAbsent(p, q -> ShuffleInput.of(mapOutputs, q)));
+      reads.add(inputs.computeIfAbsent(p, q -> ShuffleInput.of(mapOutputs, q, lineage.stage(q).shuffle())));
     }
     int stageIdBase = streaming ? a.stageId() - a.stageId() % StreamingPlan.STAGE_ID_STRIDE : -1;
     return new TaskLaunch(a, stageIdBase, write, reads, stage.output() == null ? null : stage.output().dir());

@@ -10,7 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.elasticam.api.ShuffleSpec;
 import org.elasticam.api.Stage;
+import org.elasticam.api.TaskSpec;
 import org.elasticam.report.events.Event;
 import org.elasticam.time.ManualScheduler;
 import org.elasticam.engine.job.EngineHarness.Link;
@@ -201,12 +203,31 @@ class JobEngineTest {
   }
 
   private JobEngine shuffleEngine(org.elasticam.engine.recovery.Restarted restarted) {
-    List<Stage> list = List.of(Stage.builder(0, "map", "T").tasks(2).writesShuffle(2).build(),
+    return shuffleEngine(restarted, ShuffleSpec.DEFAULT);
+  }
+
+  /** Two maps that write {@code spec}'s shuffle in two partitions, read by two reducers. */
+  private JobEngine shuffleEngine(org.elasticam.engine.recovery.Restarted restarted, ShuffleSpec spec) {
+    List<Stage> list = List.of(new Stage(0, "map", List.of(), "T", List.of(TaskSpec.EMPTY, TaskSpec.EMPTY), 2, spec),
         Stage.builder(1, "reduce", "T").parents(0).tasks(2).build());
     JobEngine e = h.engine(EngineHarness.settings(0.0, Duration.ZERO), new DagPlan(list));
-    e.recover(restarted);
+    if (restarted != null) {
+      e.recover(restarted);
+    }
     e.start();
     return e;
+  }
+
+  @Test
+  void aStagesPartitionerKeyOrderAndCombinerReachItsMapsAndItsReducersReadInItsKeyOrder() {
+    ShuffleSpec spec = new ShuffleSpec("p.Range", "o.Descending", "c.Sum", Map.of("k", "v"));
+    Link maps = new Link();
+    register(shuffleEngine(null, spec), "1", maps);
+    assertEquals(2, maps.launched.size());
+    assertTrue(maps.launched.stream().allMatch(t -> t.write().spec().equals(spec)), "each map is told the spec");
+    Link reducers = new Link();
+    register(shuffleEngine(stageZeroDoneOnExecutorOne(Set.of("1")), spec), "1", reducers);
+    assertEquals(spec, reducers.launched.get(0).reads().get(0).writer(), "a reducer merges in the maps' order");
   }
 
   @Test

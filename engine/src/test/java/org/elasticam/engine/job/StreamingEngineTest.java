@@ -7,12 +7,15 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.elasticam.allocator.streaming.BatchStats;
 import org.elasticam.allocator.streaming.StreamingDecision;
 import org.elasticam.allocator.streaming.StreamingPolicy;
+import org.elasticam.api.ShuffleSpec;
 import org.elasticam.api.Stage;
+import org.elasticam.api.TaskSpec;
 import org.elasticam.report.events.Event;
 import org.elasticam.report.events.EventFields;
 import org.elasticam.workload.stream.BatchLoad;
@@ -77,6 +80,18 @@ class StreamingEngineTest {
     BatchLoad load = new BatchLoad(RateProfile.parse("const:20", Path.of(".")), 300, 2000);
     return new StreamingPlan(in -> List.of(Stage.builder(0, "count", "T").tasks(in.partitions()).build()), load,
         batches, null, "const:20");
+  }
+
+  @Test
+  void aBatchsStagesKeepTheirShuffleSpecUnderTheirBatchsIds() throws Exception {
+    ShuffleSpec spec = new ShuffleSpec("", "o.Descending", "c.Sum", Map.of());
+    BatchLoad load = new BatchLoad(RateProfile.parse("const:20", Path.of(".")), 300, 2000);
+    StreamingPlan plan = new StreamingPlan(in -> List.of(new Stage(0, "map", List.of(), "T", List.of(TaskSpec.EMPTY),
+        2, spec), Stage.builder(1, "reduce", "T").parents(0).tasks(2).build()), load, 3, null, "const:20");
+    List<Stage> batch = plan.batch(2, 1);
+    assertEquals(2 * StreamingPlan.STAGE_ID_STRIDE, batch.get(0).id());
+    assertEquals(spec, batch.get(0).shuffle());
+    assertTrue(batch.get(1).shuffle().isDefault());
   }
 
   /** Every 100 ms, the executors report every task they were given as succeeded, until the job ends. */

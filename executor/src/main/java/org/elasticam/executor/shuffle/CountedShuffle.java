@@ -24,6 +24,11 @@ public final class CountedShuffle {
       }
 
       @Override
+      public int partitionOf(byte[] key) {
+        return out.partitionOf(key);
+      }
+
+      @Override
       public void write(byte[] key, byte[] value) throws IOException {
         out.write(key, value);
         records.increment();

@@ -4,24 +4,32 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
 import org.elasticam.api.ShuffleInput;
 
-/** The records of sorted blocks, merged into one key order (unsigned bytes). */
+/** The records of blocks sorted in one key order, merged in that order. */
 public final class SortedMerge implements ShuffleInput, Closeable {
 
-  private final PriorityQueue<Cursor> heap = new PriorityQueue<>((a, b) -> Arrays.compareUnsigned(a.key(), b.key()));
+  private final PriorityQueue<Cursor> heap;
   private final List<InputStream> open = new ArrayList<>();
   private Cursor current;
   private byte[] key;
   private byte[] value;
 
-  private SortedMerge() {}
+  private SortedMerge(Comparator<byte[]> order) {
+    heap = new PriorityQueue<>((a, b) -> order.compare(a.key(), b.key()));
+  }
 
+  /** Blocks sorted in unsigned byte order. */
   public static SortedMerge of(List<BlockSource> blocks) throws IOException {
-    SortedMerge m = new SortedMerge();
+    return of(blocks, ShuffleFunctions.DEFAULT.order());
+  }
+
+  /** Blocks each sorted in {@code order}. */
+  public static SortedMerge of(List<BlockSource> blocks, Comparator<byte[]> order) throws IOException {
+    SortedMerge m = new SortedMerge(order);
     try {
       for (BlockSource b : blocks) {
         InputStream in = b.open();

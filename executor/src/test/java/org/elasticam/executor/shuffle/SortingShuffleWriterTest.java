@@ -14,8 +14,17 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.elasticam.api.Combiner;
+import org.elasticam.api.HashPartitioner;
+import org.elasticam.api.KeyOrder;
+import org.elasticam.api.Partitioner;
+import org.elasticam.api.ReducingCombiner;
+import org.elasticam.api.Serdes;
 import org.elasticam.api.ShuffleOutput;
 import org.elasticam.shuffle.layout.IndexEntry;
 import org.elasticam.shuffle.layout.IndexFile;
@@ -44,8 +53,13 @@ class SortingShuffleWriterTest {
   }
 
   private long[] write(Path dirs, int mapId, long memory, List<byte[][]> recs, boolean replace) throws IOException {
+    return write(dirs, mapId, memory, recs, replace, ShuffleFunctions.DEFAULT);
+  }
+
+  private long[] write(Path dirs, int mapId, long memory, List<byte[][]> recs, boolean replace,
+      ShuffleFunctions functions) throws IOException {
     try (SortingShuffleWriter w = new SortingShuffleWriter(List.of(dirs), 0, mapId, PARTITIONS, memory,
-        tmp.resolve("spill"))) {
+        tmp.resolve("spill"), functions)) {
       for (byte[][] r : recs) {
         w.write(r[0], r[1]);
       }
@@ -153,6 +167,164 @@ class SortingShuffleWriterTest {
       all.sort(null);
       assertEquals(all, merged);
     }
+  }
+
+  /** Sends a key to the partition of its first byte, as a user's partitioner might. */
+  private static final Partitioner FIRST_BYTE = (key, n) -> key.length == 0 ? 0 : (key[0] & 0xff) % n;
+
+  @Test
+  void theStagesPartitionerPlacesEveryRecordAndOneOutOfRangeFailsTheWrite() throws IOException {
+    Path dir = Files.createDirectories(tmp.resolve("p"));
+    List<byte[][]> recs = records(4, 2000);
+    write(dir, 0, 4096, recs, false, new ShuffleFunctions(FIRST_BYTE, new KeyOrder.Ascending(), null));
+    int total = 0;
+    for (int p = 0; p < PARTITIONS; p++) {
+      for (byte[][] r : read(dir, 0, p)) {
+        assertEquals(p, FIRST_BYTE.partition(r[0], PARTITIONS));
+        total++;
+      }
+    }
+    assertEquals(recs.size(), total);
+    Partitioner tooFar = (key, n) -> n;
+    try (SortingShuffleWriter w = new SortingShuffleWriter(List.of(dir), 0, 1, PARTITIONS, 1 << 20, tmp.resolve("s"),
+        new ShuffleFunctions(tooFar, new KeyOrder.Ascending(), null))) {
+      IllegalStateException e = assertThrows(IllegalStateException.class, () -> w.write(new byte[] {1}, new byte[0]));
+      assertTrue(e.getMessage().contains("sent a key to partition 5, outside 0 … 4 of the stage's 5"), e.getMessage());
+    }
+  }
+
+  @Test
+  void theStagesKeyOrderHoldsAcrossSpillsAndTheReducersMerge() throws IOException {
+    KeyOrder descending = new KeyOrder.Descending();
+    ShuffleFunctions functions = new ShuffleFunctions(new HashPartitioner(), descending, null);
+    Path dir = Files.createDirectories(tmp.resolve("o"));
+    // Three maps, each spilling many times under a 4 KiB budget.
+    List<byte[][]> all = new ArrayList<>();
+    for (int m = 0; m < 3; m++) {
+      List<byte[][]> recs = records(10 + m, 1500);
+      all.addAll(recs);
+      write(dir, m, 4096, recs, false, functions);
+    }
+    int total = 0;
+    for (int p = 0; p < PARTITIONS; p++) {
+      List<BlockSource> blocks = new ArrayList<>();
+      for (int m = 0; m < 3; m++) {
+        List<byte[][]> map = read(dir, m, p);
+        assertInOrder(map, descending);
+        blocks.add(block(map));
+      }
+      List<byte[][]> merged = new ArrayList<>();
+      try (SortedMerge merge = SortedMerge.of(blocks, descending)) {
+        while (merge.next()) {
+          merged.add(new byte[][] {merge.key(), merge.value()});
+        }
+      }
+      assertInOrder(merged, descending);
+      total += merged.size();
+    }
+    assertEquals(all.size(), total);
+  }
+
+  private static void assertInOrder(List<byte[][]> recs, KeyOrder order) {
+    for (int i = 1; i < recs.size(); i++) {
+      assertTrue(order.compare(recs.get(i - 1)[0], recs.get(i)[0]) <= 0, "record " + i + " out of the key order");
+    }
+  }
+
+  private static BlockSource block(List<byte[][]> recs) throws IOException {
+    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+    for (byte[][] r : recs) {
+      Records.write(b, r[0], r[1]);
+    }
+    return new BlockSource.InMemory(b.toByteArray());
+  }
+
+  /** A sum of longs. */
+  private static Combiner sum() {
+    return new ReducingCombiner<Long>(Serdes.LONG) {
+      @Override
+      protected Long reduce(Long a, Long b) {
+        return a + b;
+      }
+    };
+  }
+
+  /** 20,000 counts over 300 string keys. */
+  private static List<byte[][]> counts() {
+    Random r = new Random(5);
+    List<byte[][]> out = new ArrayList<>();
+    for (int i = 0; i < 20_000; i++) {
+      out.add(new byte[][] {Serdes.STRING.encode("key" + r.nextInt(300)), Serdes.LONG.encode((long) r.nextInt(1000))});
+    }
+    return out;
+  }
+
+  /** Per partition, each key's sum over what the map wrote; and how many records it wrote. */
+  private static Map<String, Long> sums(Path dir, int[] records) throws IOException {
+    Map<String, Long> sums = new TreeMap<>();
+    for (int p = 0; p < PARTITIONS; p++) {
+      for (byte[][] r : read(dir, 0, p)) {
+        sums.merge(p + "/" + Serdes.STRING.decode(r[0]), Serdes.LONG.decode(r[1]), Long::sum);
+        records[0]++;
+      }
+    }
+    return sums;
+  }
+
+  @Test
+  void aCombinerChangesNoSumAndLeavesOneRecordPerKeyWithOrWithoutSpills() throws IOException {
+    List<byte[][]> recs = counts();
+    ShuffleFunctions summing = new ShuffleFunctions(new HashPartitioner(), new KeyOrder.Ascending(), sum());
+    Path plain = Files.createDirectories(tmp.resolve("plain"));
+    Path inMemory = Files.createDirectories(tmp.resolve("combined"));
+    Path spilled = Files.createDirectories(tmp.resolve("combined-spills"));
+    write(plain, 0, 1L << 30, recs, false);
+    write(inMemory, 0, 1L << 30, recs, false, summing);
+    write(spilled, 0, 8192, recs, false, summing);
+    int[] plainRecords = {0};
+    int[] inMemoryRecords = {0};
+    int[] spilledRecords = {0};
+    Map<String, Long> expected = sums(plain, plainRecords);
+    assertEquals(expected, sums(inMemory, inMemoryRecords));
+    assertEquals(expected, sums(spilled, spilledRecords));
+    assertEquals(recs.size(), plainRecords[0]);
+    assertEquals(expected.size(), inMemoryRecords[0], "one record per key");
+    assertEquals(expected.size(), spilledRecords[0], "one record per key, the spills' merged too");
+  }
+
+  /** A {@link #sum()} that remembers the most values it was given at once. */
+  private static final class WatchedSum implements Combiner {
+    int most;
+
+    @Override
+    public void combine(byte[] key, Iterable<byte[]> values, Consumer<byte[]> out) {
+      List<byte[]> all = new ArrayList<>();
+      values.forEach(all::add);
+      most = Math.max(most, all.size());
+      sum().combine(key, all, out);
+    }
+  }
+
+  @Test
+  void eachSpillIsCombinedBeforeTheSpillsAreMerged() throws IOException {
+    Random r = new Random(6);
+    List<byte[][]> recs = new ArrayList<>();
+    for (int i = 0; i < 20_000; i++) {
+      recs.add(new byte[][] {Serdes.INT.encode(r.nextInt(10)), Serdes.LONG.encode(1L)});
+    }
+    WatchedSum sum = new WatchedSum();
+    Path dir = Files.createDirectories(tmp.resolve("w"));
+    write(dir, 0, 8192, recs, false, new ShuffleFunctions(new HashPartitioner(), new KeyOrder.Ascending(), sum));
+    // About 2,000 records a key, spilled about 100 records at a time: combined at each spill, the
+    // merge gets one value a key from each of some 200 spills, not the 2,000.
+    assertTrue(sum.most < 500, "the most values combined at once: " + sum.most);
+    long total = 0;
+    for (int p = 0; p < PARTITIONS; p++) {
+      for (byte[][] rec : read(dir, 0, p)) {
+        total += Serdes.LONG.decode(rec[1]);
+      }
+    }
+    assertEquals(recs.size(), total);
   }
 
   @Test
