@@ -182,6 +182,43 @@ class ExamplesIT {
     assertEquals(expected, got);
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"static", "dynamic"})
+  void totalSortOrdersEveryLineAcrossTheParts(String mode) throws Exception {
+    Path in = fresh("sort-in-" + mode);
+    Random r = new Random(13);
+    List<byte[]> lines = new ArrayList<>();
+    for (int f = 0; f < 3; f++) {
+      StringBuilder text = new StringBuilder();
+      for (int i = 0; i < 5_000; i++) {
+        // Repeats, a shared prefix, and characters beyond ASCII, whose order is their UTF-8 bytes'.
+        String line = (r.nextInt(4) == 0 ? "same prefix " : "") + Long.toString(r.nextInt(20_000), 36)
+            + (r.nextInt(30) == 0 ? "ü" : "") + (r.nextInt(50) == 0 ? "\uD83D\uDE00" : "");
+        text.append(line).append('\n');
+        lines.add(line.getBytes(StandardCharsets.UTF_8));
+      }
+      Files.writeString(in.resolve("f" + f + ".txt"), text, StandardCharsets.UTF_8);
+    }
+    lines.sort(Arrays::compareUnsigned);
+    Path out = ROOT.resolve("sort-out-" + mode);
+    fresh("sort-out-" + mode).toFile().delete();
+
+    ItCluster.ClientRun run = submit(mode, "TotalSort", out.toString(), in.toString(), "4");
+    assertEquals(0, run.exitCode(), run.out() + run.err());
+
+    List<List<String>> parts = committedParts(out);
+    assertEquals(4, parts.size());
+    List<byte[]> got = new ArrayList<>();
+    for (List<String> part : parts) {
+      assertTrue(part.size() > 1_000, "the sample cut even ranges: " + part.size() + " lines in a part");
+      part.forEach(line -> got.add(line.getBytes(StandardCharsets.UTF_8)));
+    }
+    assertEquals(lines.size(), got.size());
+    for (int i = 0; i < lines.size(); i++) {
+      assertTrue(Arrays.equals(lines.get(i), got.get(i)), "line " + i + " of the sorted input");
+    }
+  }
+
   @Test
   void anExistingOutputIsRefusedBeforeAnythingRuns() throws Exception {
     Path in = fresh("refused-in");
