@@ -38,8 +38,11 @@ class WritingJobsDocTest {
     String run = lines.stream().filter(l -> l.startsWith("bin/elasticam run ")).findFirst().orElseThrow();
     assertTrue(run.contains("--class example.Sums "), run);
     String javac = lines.stream().filter(l -> l.startsWith("javac ")).findFirst().orElseThrow();
-    String apiJar = javac.split(" ")[2];
-    assertEquals("api/target/elasticam-api-" + projectVersion() + ".jar", apiJar, "the jar the build makes");
+    String[] classpath = javac.split(" ")[2].split(":");
+    assertEquals("api/target/elasticam-api-" + projectVersion() + ".jar", classpath[0], "the jar the build makes");
+    assertEquals("io/target/elasticam-io-" + projectVersion() + ".jar", classpath[1], "the jar the build makes");
+    assertEquals("$(cat", classpath[2], "Hadoop's classpath as bin/elasticam reads it: " + javac);
+    assertTrue(javac.contains("$(cat embedded/target/classpath.txt)"), javac);
   }
 
   private static String projectVersion() throws IOException {
