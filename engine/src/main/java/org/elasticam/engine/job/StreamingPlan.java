@@ -71,6 +71,11 @@ public final class StreamingPlan implements JobPlan {
     int base = batch * STAGE_ID_STRIDE;
     List<Stage> out = new ArrayList<>();
     for (Stage s : own) {
+      if (s.output() != null) {
+        throw new IllegalArgumentException("batch " + batch + ": stage " + s.id() + " (" + s.name() + ") declares an"
+            + " output directory, which only a batch job commits: a streaming task publishes its output itself,"
+            + " after TaskContext.canCommit()");
+      }
       if (s.id() >= STAGE_ID_STRIDE) {
         throw new IllegalArgumentException("batch " + batch + ": stage id " + s.id() + " is not below "
             + STAGE_ID_STRIDE);

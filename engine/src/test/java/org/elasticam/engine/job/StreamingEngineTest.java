@@ -1,6 +1,7 @@
 package org.elasticam.engine.job;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -92,6 +93,15 @@ class StreamingEngineTest {
     assertEquals(2 * StreamingPlan.STAGE_ID_STRIDE, batch.get(0).id());
     assertEquals(spec, batch.get(0).shuffle());
     assertTrue(batch.get(1).shuffle().isDefault());
+  }
+
+  @Test
+  void aBatchsStageThatDeclaresAnOutputDirectoryIsRefusedWithTheReason() {
+    BatchLoad load = new BatchLoad(RateProfile.parse("const:20", Path.of(".")), 300, 2000);
+    StreamingPlan plan = new StreamingPlan(in -> List.of(Stage.builder(0, "write", "T").tasks(1)
+        .writesOutput("/out").build()), load, 3, null, "const:20");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> plan.batch(0, 1));
+    assertTrue(e.getMessage().startsWith("batch 0: stage 0 (write) declares an output directory"), e.getMessage());
   }
 
   /** Every 100 ms, the executors report every task they were given as succeeded, until the job ends. */
