@@ -18,6 +18,15 @@ public interface ShuffleOutput {
   /** Adds a record. The arrays are copied or written before this returns; the caller may reuse them. */
   void write(byte[] key, byte[] value) throws IOException;
 
+  /**
+   * Adds a record whose arrays the caller hands over: it never changes them afterwards, so the
+   * output may keep them rather than copy them ({@link TypedShuffleOutput} writes the new arrays
+   * its {@link Serde}s made this way). By default, {@link #write}.
+   */
+  default void writeOwned(byte[] key, byte[] value) throws IOException {
+    write(key, value);
+  }
+
   /** The partition {@link #write} sends {@code key} to: the stage's partitioner's. */
   default int partitionOf(byte[] key) {
     return HashPartitioner.of(key, partitions());

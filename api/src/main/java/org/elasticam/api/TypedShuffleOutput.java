@@ -32,7 +32,8 @@ public final class TypedShuffleOutput<K, V> {
   }
 
   public void write(K key, V value) throws IOException {
-    out.write(keys.encode(key), values.encode(value));
+    // Serde.encode returns a new array: the shuffle may keep it without copying.
+    out.writeOwned(keys.encode(key), values.encode(value));
   }
 
   /** The partition {@link #write} sends {@code key} to. */

@@ -34,6 +34,13 @@ public final class CountedShuffle {
         records.increment();
         bytes.add(Records.size(key, value));
       }
+
+      @Override
+      public void writeOwned(byte[] key, byte[] value) throws IOException {
+        out.writeOwned(key, value);
+        records.increment();
+        bytes.add(Records.size(key, value));
+      }
     };
   }
 

@@ -70,10 +70,20 @@ public final class SortingShuffleWriter implements ShuffleOutput, java.io.Closea
 
   @Override
   public void write(byte[] key, byte[] value) throws IOException {
+    add(key.clone(), value.clone());
+  }
+
+  /** Keeps the arrays as they are: the caller hands them over. */
+  @Override
+  public void writeOwned(byte[] key, byte[] value) throws IOException {
+    add(key, value);
+  }
+
+  private void add(byte[] key, byte[] value) throws IOException {
     if (done) {
       throw new IllegalStateException("the shuffle output is already committed or discarded");
     }
-    buffer.add(new Rec(partitionOf(key), key.clone(), value.clone()));
+    buffer.add(new Rec(partitionOf(key), key, value));
     buffered += key.length + value.length + RECORD_OVERHEAD;
     if (buffered >= memoryLimit) {
       spill();

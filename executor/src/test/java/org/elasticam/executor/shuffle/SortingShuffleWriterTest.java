@@ -111,6 +111,48 @@ class SortingShuffleWriterTest {
     }
   }
 
+  /**
+   * write copies what the caller may reuse (here one buffer for every record, overwritten after
+   * each write); writeOwned keeps arrays handed over; both give the same output.
+   */
+  @Test
+  void writeCopiesReusedArraysAndWriteOwnedKeepsHandedOverOnesToTheSameOutput() throws IOException {
+    List<byte[][]> recs = records(3, 2000);
+    Path reused = Files.createDirectories(tmp.resolve("reused"));
+    Path owned = Files.createDirectories(tmp.resolve("owned"));
+    try (SortingShuffleWriter w = new SortingShuffleWriter(List.of(reused), 0, 0, PARTITIONS, 16_384,
+        tmp.resolve("spill"))) {
+      byte[] key = new byte[64];
+      byte[] value = new byte[64];
+      for (byte[][] r : recs) {
+        byte[] k = Arrays.copyOf(key, r[0].length);
+        byte[] v = Arrays.copyOf(value, r[1].length);
+        System.arraycopy(r[0], 0, k, 0, k.length);
+        System.arraycopy(r[1], 0, v, 0, v.length);
+        w.write(k, v);
+        Arrays.fill(k, (byte) 0x7f);
+        Arrays.fill(v, (byte) 0x7f);
+      }
+      w.commit(false);
+    }
+    try (SortingShuffleWriter w = new SortingShuffleWriter(List.of(owned), 0, 0, PARTITIONS, 16_384,
+        tmp.resolve("spill"))) {
+      for (byte[][] r : recs) {
+        w.writeOwned(r[0].clone(), r[1].clone());
+      }
+      w.commit(false);
+    }
+    List<String> expected = canonical(recs);
+    List<String> fromReused = new ArrayList<>();
+    List<String> fromOwned = new ArrayList<>();
+    for (int p = 0; p < PARTITIONS; p++) {
+      fromReused.addAll(canonical(read(reused, 0, p)));
+      fromOwned.addAll(canonical(read(owned, 0, p)));
+    }
+    assertEquals(expected, fromReused.stream().sorted().toList());
+    assertEquals(expected, fromOwned.stream().sorted().toList());
+  }
+
   private static List<String> canonical(List<byte[][]> recs) {
     return recs.stream().map(r -> java.util.HexFormat.of().formatHex(r[0]) + "/"
         + java.util.HexFormat.of().formatHex(r[1])).sorted().toList();
