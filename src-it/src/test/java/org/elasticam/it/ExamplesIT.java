@@ -136,6 +136,20 @@ class ExamplesIT {
     assertEquals(lines, stageCounter(events, "parse", "input.records"));
     assertEquals(lines, stageCounter(events, "parse", "shuffle.records.written"));
     assertEquals(expected.size(), stageCounter(events, "sum", "output.records"));
+    long partBytes = 0;
+    try (Stream<Path> parts = Files.list(out)) {
+      for (Path p : parts.filter(p -> p.getFileName().toString().startsWith("part-")).toList()) {
+        partBytes += Files.size(p);
+      }
+    }
+    assertEquals(partBytes, stageCounter(events, "sum", "output.bytes"));
+    long inputBytes = 0;
+    try (Stream<Path> files = Files.list(in)) {
+      for (Path f : files.toList()) {
+        inputBytes += Files.size(f);
+      }
+    }
+    assertEquals(inputBytes, stageCounter(events, "parse", "input.bytes"));
   }
 
   @ParameterizedTest
@@ -254,7 +268,11 @@ class ExamplesIT {
         "  public static class Write implements Task {",
         "    public void run(TaskContext ctx) throws Exception {",
         "      if (ctx.partition() == 1) {",
-        "        Thread.sleep(3000);",
+        "        // Fails once task 0 has committed: its files are in the output when the job fails.",
+        "        Path committed = Paths.get(java.net.URI.create(ctx.attemptOutputDir())).resolveSibling(\"task-0-0\");",
+        "        for (int i = 0; i < 600 && !Files.exists(committed); i++) {",
+        "          java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L);",
+        "        }",
         "        throw new IllegalStateException(\"task 1 fails, on purpose\");",
         "      }",
         "      Path dir = Files.createDirectories(Paths.get(java.net.URI.create(ctx.attemptOutputDir())));",
