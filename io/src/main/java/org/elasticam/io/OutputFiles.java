@@ -9,6 +9,7 @@ import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.elasticam.api.Counter;
@@ -48,27 +49,21 @@ public final class OutputFiles {
     }
     FileSystem fs = file.getFileSystem(new Configuration());
     Counter bytes = context.counter(Counters.OUTPUT_BYTES);
-    return new FilterOutputStream(fs.create(file, false)) {
-      private long written;
+    FSDataOutputStream stream = fs.create(file, false);
+    // The stream knows its own position: its bytes, counted when it is closed.
+    return new FilterOutputStream(stream) {
       private boolean closed;
-
-      @Override
-      public void write(int b) throws IOException {
-        out.write(b);
-        written++;
-      }
 
       @Override
       public void write(byte[] b, int off, int len) throws IOException {
         out.write(b, off, len);
-        written += len;
       }
 
       @Override
       public void close() throws IOException {
         if (!closed) {
           closed = true;
-          bytes.add(written);
+          bytes.add(stream.getPos());
         }
         super.close();
       }

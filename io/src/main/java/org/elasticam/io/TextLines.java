@@ -46,7 +46,8 @@ public final class TextLines implements RecordReader<String> {
   private byte[] line = new byte[256];
   private int length;
   private String text;
-  private long consumed;
+  /** Where reading began: bytes read are offset - first. */
+  private final long first;
   private long records;
   /** The task whose input counters this reader adds to when closed, or null. */
   private TaskContext counted;
@@ -54,6 +55,7 @@ public final class TextLines implements RecordReader<String> {
   private TextLines(InputStream in, long offset, long end) {
     this.in = in;
     this.offset = offset;
+    this.first = offset;
     this.end = end;
   }
 
@@ -131,7 +133,6 @@ public final class TextLines implements RecordReader<String> {
       }
       int taken = (found ? i + 1 : i) - pos;
       offset += taken;
-      consumed += taken;
       pos += taken;
       if (found) {
         if (keep && length > 0 && line[length - 1] == '\r') {
@@ -189,7 +190,7 @@ public final class TextLines implements RecordReader<String> {
 
   @Override
   public long bytesRead() {
-    return consumed;
+    return offset - first;
   }
 
   /** Lines read so far. */
@@ -201,7 +202,7 @@ public final class TextLines implements RecordReader<String> {
   public void close() throws IOException {
     if (counted != null) {
       counted.counter(Counters.INPUT_RECORDS).add(records);
-      counted.counter(Counters.INPUT_BYTES).add(consumed);
+      counted.counter(Counters.INPUT_BYTES).add(bytesRead());
       counted = null;
     }
     in.close();
