@@ -24,17 +24,17 @@ public final class TotalSort implements Job {
       throw new IllegalArgumentException("usage: TotalSort OUTPUT INPUT [PARTITIONS]");
     }
     int partitions = args.length > 2 ? Integer.parseInt(args[2]) : 4;
-    FileInputs input = FileInputs.of(args[1]);
+    List<TaskSpec> splits = FileInputs.of(args[1]).taskSpecs();
     List<byte[]> sample = new ArrayList<>();
-    for (FileSplit split : input.splits()) {
-      try (TextLines lines = TextLines.open(split, new Configuration())) {
+    for (TaskSpec split : splits) {
+      try (TextLines lines = TextLines.open(FileSplit.of(split.params()), new Configuration())) {
         for (int i = 0; i < SAMPLE_LINES_PER_SPLIT && lines.next(); i++) {
           sample.add(Serdes.STRING.encode(lines.current()));
         }
       }
     }
     return List.of(
-        Stage.builder(0, "read", Read.class).tasks(input.taskSpecs()).writesShuffle(partitions)
+        Stage.builder(0, "read", Read.class).tasks(splits).writesShuffle(partitions)
             .partitioner(RangePartitioner.class, RangePartitioner.fromSample(sample, partitions)).build(),
         Stage.builder(1, "write", Write.class).parents(0).tasks(partitions).writesOutput(args[0]).build());
   }

@@ -36,7 +36,7 @@ public final class BuiltInJobs {
       throws Exception {
     return switch (spec.kind()) {
       case SLEEP -> new DagPlan(sleepStages(spec));
-      case WORDCOUNT -> WordCountPlan.plan(spec, conf);
+      case WORDCOUNT -> WordCountPlan.plan(spec);
       case TRACE -> TracePlan.of(Path.of(spec.required("file")), spec.number("time-scale", 1), clusterHosts);
       case STREAMING -> {
         BatchLoad load = load(spec, spec.nonNegative("work-per-record-us", 1000));

@@ -2,7 +2,6 @@ package org.elasticam.am.job;
 
 import java.io.IOException;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
 import org.elasticam.engine.job.DagPlan;
 import org.elasticam.examples.WordCount;
 
@@ -21,7 +20,7 @@ public final class WordCountPlan {
    *
    * @throws IllegalArgumentException one line for the user: the input does not exist or holds no data
    */
-  public static DagPlan plan(JobSpec spec, Configuration conf) throws IOException {
+  public static DagPlan plan(JobSpec spec) throws IOException {
     int reducers = spec.positive("reducers", 2);
     return new DagPlan(WordCount.stages(spec.required("input"), spec.required("output"), reducers),
         Map.of(1, spec.nonNegative("pause-ms", 0)));
