@@ -124,27 +124,45 @@ class ServiceTest {
 
   /** How many of this process's descriptors are open on a shuffle data file of the application. */
   private long openDataFiles() throws Exception {
+    return openUnderAppDir(target -> target.toString().endsWith(".data")).count();
+  }
+
+  /** The directories at or below the application's dir this process holds descriptors on. */
+  private java.util.Set<Path> openShuffleDirs() throws Exception {
+    return openUnderAppDir(Files::isDirectory).collect(java.util.stream.Collectors.toSet());
+  }
+
+  private java.util.stream.Stream<Path> openUnderAppDir(java.util.function.Predicate<Path> which) throws Exception {
     Path dir = appDir.toRealPath();
+    List<Path> out = new java.util.ArrayList<>();
     try (java.util.stream.Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-      return fds.filter(fd -> {
+      fds.forEach(fd -> {
         try {
           Path target = Files.readSymbolicLink(fd);
-          return target.startsWith(dir) && target.toString().endsWith(".data");
+          if (target.startsWith(dir) && which.test(target)) {
+            out.add(target);
+          }
         } catch (java.io.IOException e) {
-          return false; // closed meanwhile
+          // closed meanwhile
         }
-      }).count();
+      });
     }
+    return out.stream();
   }
 
   @Test
-  void dataFilesStayOpenBetweenFetchesAndCloseWhenTheApplicationStops() throws Exception {
+  void dataFilesAndTheirDirStayOpenBetweenFetchesAndCloseWhenTheApplicationStops() throws Exception {
     service = start(conf(), false);
     initApp(false);
     registerExecutor();
     assertEquals(200, fetchStatus());
     assertEquals(200, fetchStatus());
     assertEquals(2, openDataFiles(), "both maps' data files are kept open, once each");
+    Path real = appDir.toRealPath();
+    List<Path> registered = List.of(real);
+    assertEquals(java.util.Set.of(real, real.resolve(ShuffleLayout.ROOT), ShuffleLayout.shuffleDir(real, 0),
+        ShuffleLayout.dataFile(registered, 0, 0).getParent(), ShuffleLayout.dataFile(registered, 0, 1).getParent()),
+        openShuffleDirs(), "the directories on the way to both maps' files are kept open");
     service.stopApplication(new ApplicationTerminationContext(APP));
     // A file a response still uses closes when the server releases it, on its event loop, which may
     // be a moment after the client read the last byte.
@@ -153,6 +171,7 @@ class ServiceTest {
       Thread.sleep(10);
     }
     assertEquals(0, openDataFiles(), "closed when the application stops");
+    assertEquals(java.util.Set.of(), openShuffleDirs(), "and so are the directories");
     assertEquals(401, fetchStatus());
   }
 

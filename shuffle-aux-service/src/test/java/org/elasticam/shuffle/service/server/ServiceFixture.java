@@ -72,7 +72,7 @@ final class ServiceFixture {
   ServerContext context(ServerSettings s, ExecutorService disk, boolean tls, OwnedFileOpener opener) {
     return new ServerContext(s, registry, ShuffleStats.none(), new InFlightBudget(s.maxInFlightBytes()), disk,
         Clock.system(), System::nanoTime, tls, opener, new IndexCache(s.indexCacheBytes(), opener),
-        new KeptFiles(s.maxOpenFiles(), opener));
+        new KeptFiles(s.maxOpenFiles(), opener), new OpenDirs(s.maxOpenFiles()));
   }
 
   ShuffleServer start(ServerSettings s, ShuffleStats stats, Supplier<SSLEngine> tls) throws Exception {

@@ -8,7 +8,6 @@ import java.nio.file.Paths;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The checks that keep every read inside an application's own directories. A registered dir
@@ -53,67 +52,34 @@ public final class DirConfinement {
   }
 
   /**
-   * The attributes of {@code file}, a regular file below one of the (already real) {@code dirs}
-   * with nothing but plain directories between that dir and it: each component below the dir is
-   * looked at without following links, so a symbolic link anywhere under the executor's dirs, or
-   * a {@code ..}, is refused. This costs one {@code lstat} per component below the dir, where
-   * resolving the whole real path costs a {@code readlink} for every component from the root —
-   * the difference is most of the service's CPU time on small blocks.
-   *
-   * <p>{@code checkedDirs} remembers the dirs already found plain for this caller (one fetch,
-   * whose maps share most of their dirs), so each is looked at once per fetch, and a file whose
-   * own dir is among them costs one {@code lstat} of the file; pass a new set to check everything.
-   *
-   * @throws java.nio.file.NoSuchFileException when the file or a dir on its way is missing
-   * @throws ConfinementException when it is not a plain regular file under a plain dir chain
+   * Refuses a directory named {@code name} on the way from a registered dir to a shuffle file
+   * unless its attributes, read without following links, are those of a directory: each component
+   * below the registered dir is looked at this way, relative to the one above it, so a symbolic
+   * link anywhere under the executor's dirs, or a {@code ..}, is refused. This costs one lookup of
+   * one name per component, where resolving the whole real path costs a {@code readlink} for
+   * every component from the root.
    */
-  public static BasicFileAttributes confineFile(Path file, List<Path> realDirs, Set<Path> checkedDirs)
-      throws IOException, ConfinementException {
-    Path parent = file.getParent();
-    if (parent != null && checkedDirs.contains(parent)) {
-      // The chain from a registered dir down to the parent was found plain in this fetch.
-      return plainFile(file, file.getFileName().toString());
+  public static BasicFileAttributes requirePlainDir(String name, BasicFileAttributes a) throws ConfinementException {
+    requirePlainName(name);
+    if (!a.isDirectory()) {
+      throw new ConfinementException("a shuffle file resolves outside the executor's registered dirs ("
+          + (a.isSymbolicLink() ? "a symbolic link" : "not a plain directory") + ")");
     }
-    Path base = null;
-    for (Path d : realDirs) {
-      if (file.startsWith(d)) {
-        base = d;
-        break;
-      }
-    }
-    Path rel = base == null ? null : base.relativize(file);
-    if (rel == null || rel.getNameCount() == 0 || rel.toString().isEmpty()) {
-      throw new ConfinementException("a shuffle file lies outside the executor's registered dirs");
-    }
-    Path at = base;
-    for (int i = 0; i < rel.getNameCount(); i++) {
-      String name = rel.getName(i).toString();
-      if (name.equals("..") || name.equals(".")) {
-        throw new ConfinementException("a shuffle file path climbs out of the executor's registered dirs");
-      }
-      at = at.resolve(name);
-      if (i == rel.getNameCount() - 1) {
-        return plainFile(at, name);
-      }
-      if (checkedDirs.contains(at)) {
-        continue;
-      }
-      BasicFileAttributes a = Files.readAttributes(at, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      if (!a.isDirectory()) {
-        throw new ConfinementException("a shuffle file resolves outside the executor's registered dirs ("
-            + (a.isSymbolicLink() ? "a symbolic link" : "not a plain directory") + ")");
-      }
-      checkedDirs.add(at);
-    }
-    throw new AssertionError("unreachable");
+    return a;
   }
 
-  /** The attributes of {@code file}, whose dir is known plain, when it is a regular file itself (not a link). */
-  private static BasicFileAttributes plainFile(Path file, String name) throws IOException, ConfinementException {
-    if (name.equals("..") || name.equals(".")) {
+  private static void requirePlainName(String name) throws ConfinementException {
+    if (name.equals("..") || name.equals(".") || name.indexOf('/') >= 0) {
       throw new ConfinementException("a shuffle file path climbs out of the executor's registered dirs");
     }
-    BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+  }
+
+  /**
+   * Refuses a file named {@code name} in a dir reached by {@link #requirePlainDir} unless its
+   * attributes, read without following links, are those of a regular file.
+   */
+  public static BasicFileAttributes requirePlainFile(String name, BasicFileAttributes a) throws ConfinementException {
+    requirePlainName(name);
     if (!a.isRegularFile()) {
       throw new ConfinementException("a shuffle file resolves outside the executor's registered dirs ("
           + (a.isSymbolicLink() ? "a symbolic link" : "not a plain file") + ")");

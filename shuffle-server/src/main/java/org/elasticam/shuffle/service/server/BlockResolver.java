@@ -1,13 +1,15 @@
 package org.elasticam.shuffle.service.server;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import org.elasticam.shuffle.layout.CorruptIndexException;
 import org.elasticam.shuffle.layout.IndexEntry;
 import org.elasticam.shuffle.layout.ShuffleLayout;
@@ -16,6 +18,7 @@ import org.elasticam.shuffle.protocol.FetchRequest;
 import org.elasticam.shuffle.service.apps.ConfinementException;
 import org.elasticam.shuffle.service.apps.DirConfinement;
 import org.elasticam.shuffle.service.server.KeptFiles.KeptFile;
+import org.elasticam.shuffle.service.server.OpenDirs.OpenDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * not), exist (404), the index checks out (500) and covers the reduce range (404), and the data
  * file is long enough for every entry (500). Indexes come from the {@link IndexCache} when the
  * file is unchanged; each data file is taken from {@link KeptFiles} (opened there when it is not
- * kept open already), so the descriptor the response reads is the one checked here. When owners
+ * kept open already), so the descriptor the response reads is the one checked here. The files are
+ * looked up in their directory, kept open between fetches while it is the one found at its path
+ * ({@link OpenDirs}). When owners
  * are checked (a secure NodeManager), that check is on the descriptor, at every use: a file of
  * another user gets its 403 before anything is sent, and a file swapped after the check is never
  * read — the response reads the checked descriptor, whatever the path names by then.
@@ -106,13 +111,15 @@ final class BlockResolver {
     private final List<Path> dirs;
     private final IndexCache indexes;
     private final KeptFiles kept;
+    private final OpenDirs openDirs;
 
-    AppFiles(String appId, String user, List<Path> dirs, IndexCache indexes, KeptFiles kept) {
+    AppFiles(String appId, String user, List<Path> dirs, IndexCache indexes, KeptFiles kept, OpenDirs openDirs) {
       this.appId = appId;
       this.user = user;
       this.dirs = dirs;
       this.indexes = indexes;
       this.kept = kept;
+      this.openDirs = openDirs;
     }
 
     public String appId() {
@@ -134,6 +141,10 @@ final class BlockResolver {
     public KeptFiles kept() {
       return kept;
     }
+
+    public OpenDirs openDirs() {
+      return openDirs;
+    }
   }
 
   private BlockResolver() {}
@@ -142,12 +153,12 @@ final class BlockResolver {
   static ResolvedFetch resolve(FetchRequest r, AppFiles files) throws RejectedException {
     List<BlockSlice> out = new ArrayList<>();
     List<KeptFile> held = new ArrayList<>();
-    Set<Path> checkedDirs = new HashSet<>();
+    Map<Path, OpenDir> fetchDirs = new HashMap<>();
     long total = 0;
     boolean ok = false;
     try {
       for (int mapId : r.maps().toArray()) {
-        for (BlockSlice s : resolveMap(r, files, checkedDirs, mapId, held)) {
+        for (BlockSlice s : resolveMap(r, files, fetchDirs, mapId, held)) {
           out.add(s);
           total += BlockHeader.SIZE + s.header().length();
         }
@@ -161,15 +172,42 @@ final class BlockResolver {
     }
   }
 
-  private static List<BlockSlice> resolveMap(FetchRequest r, AppFiles files, Set<Path> checkedDirs, int mapId,
+  /**
+   * The dir {@code p}, checked once per fetch: a registered dir by its path (its real path was found
+   * inside when the executor registered), every dir below it by its name in the dir above, without
+   * following a link. Kept open between fetches while each is the dir found ({@link OpenDirs}).
+   */
+  private static OpenDir dir(Path p, AppFiles files, Map<Path, OpenDir> fetchDirs)
+      throws IOException, ConfinementException {
+    OpenDir d = fetchDirs.get(p);
+    if (d != null) {
+      return d;
+    }
+    BasicFileAttributes attrs;
+    if (files.dirs().contains(p)) {
+      attrs = DirConfinement.requirePlainDir(String.valueOf(p.getFileName()),
+          Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
+    } else {
+      Path parent = p.getParent();
+      if (parent == null || files.dirs().stream().noneMatch(p::startsWith)) {
+        throw new ConfinementException("a shuffle file lies outside the executor's registered dirs");
+      }
+      attrs = dir(parent, files, fetchDirs).plainDir(p.getFileName().toString());
+    }
+    d = files.openDirs().get(files.appId(), p, attrs);
+    fetchDirs.put(p, d);
+    return d;
+  }
+
+  private static List<BlockSlice> resolveMap(FetchRequest r, AppFiles files, Map<Path, OpenDir> fetchDirs, int mapId,
       List<KeptFile> held) throws RejectedException {
     String which = "map " + mapId + " of shuffle " + r.shuffleId();
     List<Path> dirs = files.dirs();
     try {
       Path index = ShuffleLayout.indexFile(dirs, r.shuffleId(), mapId);
       Path data = ShuffleLayout.dataFile(dirs, r.shuffleId(), mapId);
-      BasicFileAttributes indexAttrs = DirConfinement.confineFile(index, dirs, checkedDirs);
-      BasicFileAttributes dataAttrs = DirConfinement.confineFile(data, dirs, checkedDirs);
+      BasicFileAttributes indexAttrs = dir(index.getParent(), files, fetchDirs).plainFile(index.getFileName().toString());
+      BasicFileAttributes dataAttrs = dir(data.getParent(), files, fetchDirs).plainFile(data.getFileName().toString());
       KeptFile file = files.kept().acquire(data, dataAttrs, files.appId(), files.user());
       held.add(file);
       List<IndexEntry> entries = files.indexes().entries(index, indexAttrs, files.user(), r.reduces().first(),

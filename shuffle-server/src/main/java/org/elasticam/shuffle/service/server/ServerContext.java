@@ -19,10 +19,11 @@ final class ServerContext {
   private final OwnedFileOpener opener;
   private final IndexCache indexes;
   private final KeptFiles keptFiles;
+  private final OpenDirs openDirs;
 
   ServerContext(ServerSettings settings, AppRegistry registry, ShuffleStats stats, InFlightBudget budget,
       ExecutorService disk, Clock clock, LongSupplier nanos, boolean tls, OwnedFileOpener opener, IndexCache indexes,
-      KeptFiles keptFiles) {
+      KeptFiles keptFiles, OpenDirs openDirs) {
     this.settings = settings;
     this.registry = registry;
     this.stats = stats;
@@ -34,6 +35,7 @@ final class ServerContext {
     this.opener = opener;
     this.indexes = indexes;
     this.keptFiles = keptFiles;
+    this.openDirs = openDirs;
   }
 
   public ServerSettings settings() {
@@ -78,6 +80,10 @@ final class ServerContext {
 
   public KeptFiles keptFiles() {
     return keptFiles;
+  }
+
+  public OpenDirs openDirs() {
+    return openDirs;
   }
 
 }

@@ -106,6 +106,7 @@ final class ShuffleRequestHandler extends SimpleChannelInboundHandler<ShuffleCal
       List<Path> shuffleDirs = new ArrayList<>();
       dirs.forEach(d -> shuffleDirs.add(ShuffleLayout.shuffleDir(d, shuffleId)));
       sc.keptFiles().closeUnder(app.appId(), shuffleDirs);
+      sc.openDirs().closeUnder(app.appId(), shuffleDirs);
       try {
         long files = ShuffleRemoval.remove(new ArrayList<>(dirs), shuffleId);
         LOG.debug("Removed shuffle {} of {}: {} file(s)", shuffleId, app.appId(), files);
@@ -126,7 +127,7 @@ final class ShuffleRequestHandler extends SimpleChannelInboundHandler<ShuffleCal
     onDisk(ctx, call, () -> {
       try {
         return BlockResolver.resolve(call.request(), new AppFiles(app.appId(), app.user(), dirs.get(), sc.indexes(),
-            sc.keptFiles()));
+            sc.keptFiles(), sc.openDirs()));
       } catch (RejectedException e) {
         return e.rejection();
       }

@@ -37,9 +37,10 @@ public final class ShuffleServer implements AutoCloseable {
   private final Channel channel;
   private final Transport transport;
   private final KeptFiles keptFiles;
+  private final OpenDirs openDirs;
 
   private ShuffleServer(EventLoopGroup boss, EventLoopGroup workers, ExecutorService disk, ConnectionGate gate,
-      InFlightBudget budget, Channel channel, Transport transport, KeptFiles keptFiles) {
+      InFlightBudget budget, Channel channel, Transport transport, KeptFiles keptFiles, OpenDirs openDirs) {
     this.boss = boss;
     this.workers = workers;
     this.disk = disk;
@@ -48,6 +49,7 @@ public final class ShuffleServer implements AutoCloseable {
     this.channel = channel;
     this.transport = transport;
     this.keptFiles = keptFiles;
+    this.openDirs = openDirs;
   }
 
   /** Binds and starts serving files without checking their owners (an executor serving its own files). */
@@ -77,9 +79,11 @@ public final class ShuffleServer implements AutoCloseable {
     ConnectionGate gate = new ConnectionGate(s.maxConnections(), s.retryAfter(), stats);
     InFlightBudget budget = new InFlightBudget(s.maxInFlightBytes());
     KeptFiles kept = new KeptFiles(s.maxOpenFiles(), opener);
+    OpenDirs openDirs = new OpenDirs(s.maxOpenFiles());
     registry.onStop(kept::closeApplication);
+    registry.onStop(openDirs::closeApplication);
     ServerContext sc = new ServerContext(s, registry, stats, budget, disk, clock, nanos, tls != null, opener,
-        new IndexCache(s.indexCacheBytes(), opener), kept);
+        new IndexCache(s.indexCacheBytes(), opener), kept, openDirs);
     try {
       ServerBootstrap b = new ServerBootstrap().group(boss, workers)
           .channel(transport.serverChannel())
@@ -92,10 +96,11 @@ public final class ShuffleServer implements AutoCloseable {
       Channel ch = b.bind(at).sync().channel();
       LOG.info("Shuffle service listening on {} ({} transport{})", ch.localAddress(), transport.name(),
           tls != null ? ", TLS" : "");
-      return new ShuffleServer(boss, workers, disk, gate, budget, ch, transport, kept);
+      return new ShuffleServer(boss, workers, disk, gate, budget, ch, transport, kept, openDirs);
     } catch (Exception | Error e) {
       shutdown(boss, workers, disk);
       kept.close();
+      openDirs.close();
       throw e;
     }
   }
@@ -119,6 +124,11 @@ public final class ShuffleServer implements AutoCloseable {
     return keptFiles.size();
   }
 
+  /** Shuffle directories kept open between fetches now. */
+  public int openDirs() {
+    return openDirs.size();
+  }
+
   public int openConnections() {
     return gate.open();
   }
@@ -137,6 +147,7 @@ public final class ShuffleServer implements AutoCloseable {
     channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
     shutdown(boss, workers, disk);
     keptFiles.close();
+    openDirs.close();
   }
 
   private static void shutdown(EventLoopGroup boss, EventLoopGroup workers, ExecutorService disk) {
