@@ -167,11 +167,10 @@ final class TaskRunner implements AutoCloseable {
     if (!task.canCommit()) {
       return false;
     }
-    OutputCommit.commitTask(hadoopConf(), task.outputDir(), task.spec().getStageId(), task.partition(),
-        task.attemptDir());
+    org.apache.hadoop.fs.Path committed = OutputCommit.commitTask(hadoopConf(), task.outputDir(),
+        task.spec().getStageId(), task.partition(), task.attemptDir());
     LOG.info("Task {} (stage {} partition {} attempt {}) committed its output to {}", task.taskId(), task.stageId(),
-        task.partition(), task.attempt(), OutputCommit.taskDir(task.outputDir(), task.spec().getStageId(),
-            task.partition()));
+        task.partition(), task.attempt(), committed);
     return true;
   }
 

@@ -14,10 +14,16 @@ import org.apache.hadoop.fs.Path;
  * ApplicationMaster finds the tasks committed before it in place.
  *
  * <pre>
- * OUT/_temporary/attempt-S-P-A-E/   one attempt's files (stage S, task P, attempt A, executor E)
- * OUT/_temporary/task-S-P/          the files of task P's committed attempt
- * OUT/...                           after the job's commit: every task's files, and _SUCCESS
+ * OUT/_temporary/attempt-S-P-A-E/          one attempt's files (stage S, task P, attempt A, executor E)
+ * OUT/_temporary/task-S-P/attempt-S-P-A-E/ the same files once that attempt committed
+ * OUT/...                                  after the job's commit: every task's files, and _SUCCESS
  * </pre>
+ *
+ * A task's committed attempts each keep a directory of their own, and the job's commit takes one
+ * of them per task, the latest attempt: a commit never deletes or renames onto another attempt's.
+ * An attempt the driver counted lost may still be running, and commit after the task ran again and
+ * committed; with one shared task directory its late commit would delete the files of the commit
+ * the driver counted, or rename itself into that directory beside them.
  *
  * The executor commits or removes an attempt's directory ({@link #commitTask}, {@link #abortTask})
  * after the driver let that attempt commit; the ApplicationMaster prepares the directory at the
@@ -37,27 +43,49 @@ public final class OutputCommit {
         + executorId.replaceAll("[^A-Za-z0-9_.-]", "_"));
   }
 
-  /** The directory of a task's committed files. */
+  /** The directory of a task's committed attempts, each in a directory of its own. */
   public static Path taskDir(Path out, int stage, int partition) {
     return new Path(new Path(out, TEMPORARY), "task-" + stage + "-" + partition);
   }
 
   /**
-   * Makes the attempt's files the task's, replacing what an earlier attempt committed (one whose
-   * executor was lost after it committed: its task ran again). An attempt that wrote nothing
-   * commits an empty task.
+   * Makes the attempt's files one of the task's committed attempts (one rename); the job's commit
+   * takes the latest attempt of each task, so a task that ran again (its executor was lost after it
+   * committed) replaces the earlier one. An attempt that wrote nothing commits an empty task.
+   *
+   * @return where the committed files are
+   * @throws IOException when an attempt of that name committed already (nothing is moved)
    */
-  public static void commitTask(Configuration conf, Path out, int stage, int partition, Path attemptDir)
+  public static Path commitTask(Configuration conf, Path out, int stage, int partition, Path attemptDir)
       throws IOException {
     Path task = taskDir(out, stage, partition);
+    Path committed = new Path(task, attemptDir.getName());
     FileSystem fs = task.getFileSystem(conf);
-    fs.delete(task, true);
+    fs.mkdirs(task);
+    if (fs.exists(committed)) {
+      // A rename onto an existing directory would move the attempt inside it.
+      throw new IOException("an attempt named " + attemptDir.getName() + " committed already");
+    }
     if (fs.exists(attemptDir)) {
-      if (!fs.rename(attemptDir, task)) {
-        throw new IOException("cannot rename " + attemptDir + " to " + task);
+      if (!fs.rename(attemptDir, committed)) {
+        throw new IOException("cannot rename " + attemptDir + " to " + committed);
       }
     } else {
-      fs.mkdirs(task);
+      fs.mkdirs(committed);
+    }
+    return committed;
+  }
+
+  /** The attempt number in a directory named by {@link #attemptDir}, or -1 for another name. */
+  static int attemptOf(String name) {
+    String[] parts = name.split("-", 5);
+    if (parts.length < 5 || !parts[0].equals("attempt")) {
+      return -1;
+    }
+    try {
+      return Integer.parseInt(parts[3]);
+    } catch (NumberFormatException e) {
+      return -1;
     }
   }
 
@@ -88,8 +116,8 @@ public final class OutputCommit {
   }
 
   /**
-   * Moves every committed task's files into the output directory, removes what attempts left, and
-   * writes {@code _SUCCESS}.
+   * Moves every task's files into the output directory (those of its latest committed attempt),
+   * removes what other attempts left, and writes {@code _SUCCESS}.
    *
    * @return the files moved
    * @throws IOException when two tasks wrote a file of the same name (nothing is overwritten)
@@ -106,12 +134,31 @@ public final class OutputCommit {
     }
     for (FileStatus e : entries) {
       if (e.isDirectory() && e.getPath().getName().startsWith("task-")) {
-        moved += merge(fs, e.getPath(), out, e.getPath().getName());
+        FileStatus latest = latestAttempt(fs.listStatus(e.getPath()));
+        if (latest != null) {
+          moved += merge(fs, latest.getPath(), out, e.getPath().getName());
+        }
       }
     }
     fs.delete(temporary, true);
     fs.create(new Path(out, SUCCESS), true).close();
     return moved;
+  }
+
+  /** The committed attempt with the highest attempt number (then the greatest name), or null when none committed. */
+  private static FileStatus latestAttempt(FileStatus[] committed) {
+    FileStatus latest = null;
+    for (FileStatus c : committed) {
+      if (!c.isDirectory() || attemptOf(c.getPath().getName()) < 0) {
+        continue;
+      }
+      if (latest == null || attemptOf(c.getPath().getName()) > attemptOf(latest.getPath().getName())
+          || (attemptOf(c.getPath().getName()) == attemptOf(latest.getPath().getName())
+              && c.getPath().getName().compareTo(latest.getPath().getName()) > 0)) {
+        latest = c;
+      }
+    }
+    return latest;
   }
 
   /** Moves the contents of {@code from} into {@code to}, directories merged, files never replaced. */

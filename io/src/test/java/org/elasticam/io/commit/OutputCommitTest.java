@@ -43,6 +43,40 @@ class OutputCommitTest {
     assertEquals("winner", Files.readString(dir.resolve("out/part-00001")));
   }
 
+  /**
+   * An attempt the driver counted lost (its executor silent past the heartbeat timeout) still runs,
+   * and commits after the task's next attempt committed: the job's output is the next attempt's
+   * files, once, with nothing of the late one beside or inside them.
+   */
+  @Test
+  void aLostAttemptThatCommitsLateLeavesTheLaterAttemptsOutputAlone() throws IOException {
+    Path out = out();
+    OutputCommit.setupJob(conf, out, false, true);
+    writeAttempt(out, 0, 0, "e1", "part-00000", "zombie");
+    writeAttempt(out, 0, 1, "e2", "part-00000", "counted");
+    OutputCommit.commitTask(conf, out, 1, 0, OutputCommit.attemptDir(out, 1, 0, 1, "e2"));
+    OutputCommit.commitTask(conf, out, 1, 0, OutputCommit.attemptDir(out, 1, 0, 0, "e1"));
+
+    assertEquals(1, OutputCommit.commitJob(conf, out));
+    assertEquals(List.of("_SUCCESS", "part-00000"), list(dir.resolve("out")));
+    assertEquals("counted", Files.readString(dir.resolve("out/part-00000")));
+  }
+
+  @Test
+  void anAttemptCommittingTwiceIsRefusedAndTheFirstCommitStays() throws IOException {
+    Path out = out();
+    OutputCommit.setupJob(conf, out, false, true);
+    writeAttempt(out, 0, 0, "e1", "part-00000", "first");
+    OutputCommit.commitTask(conf, out, 1, 0, OutputCommit.attemptDir(out, 1, 0, 0, "e1"));
+    writeAttempt(out, 0, 0, "e1", "part-00000", "second");
+    IOException e = assertThrows(IOException.class,
+        () -> OutputCommit.commitTask(conf, out, 1, 0, OutputCommit.attemptDir(out, 1, 0, 0, "e1")));
+    assertTrue(e.getMessage().contains("committed already"), e.getMessage());
+    OutputCommit.abortTask(conf, OutputCommit.attemptDir(out, 1, 0, 0, "e1"));
+    assertEquals(1, OutputCommit.commitJob(conf, out));
+    assertEquals("first", Files.readString(dir.resolve("out/part-00000")));
+  }
+
   @Test
   void twoTasksWritingOneNameFailTheCommitWithoutOverwriting() throws IOException {
     Path out = out();
