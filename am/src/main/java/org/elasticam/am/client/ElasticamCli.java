@@ -368,6 +368,11 @@ public final class ElasticamCli extends Configured implements Tool {
       out.printf("  tasks           %d succeeded (%d attempts)%n", s.tasksSucceeded(), s.taskAttempts());
       out.printf("  executors       %d used%n", s.executorsUsed());
       out.printf("  executor-secs   %.1f%n", s.executorSeconds());
+      String label = "  counters        ";
+      for (var c : s.counters().entrySet()) {
+        out.printf("%s%s %,d%n", label, c.getKey(), c.getValue());
+        label = " ".repeat(label.length());
+      }
       String where = eventLogLocation(log);
       out.printf("  event log       %s%n", where);
       out.printf("  report          %s history %s%n", commandPrefix(), ShellWords.quote(where));
