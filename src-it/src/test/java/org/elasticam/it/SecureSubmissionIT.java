@@ -176,6 +176,32 @@ class SecureSubmissionIT {
     assertEquals("", out.toString(StandardCharsets.UTF_8));
   }
 
+  /**
+   * With a keytab, the client's own checks run as its user: here a job jar on HDFS that only alice
+   * may read, submitted by a process with no Kerberos ticket of its own (a dry run: everything is
+   * checked, nothing submitted).
+   */
+  @Test
+  void withAKeytabTheClientsChecksReadHdfsAsItsUser() throws Exception {
+    org.apache.hadoop.fs.Path jar = new org.apache.hadoop.fs.Path("/user/alice/examples.jar");
+    FileSystem fs = secure.fileSystem();
+    fs.copyFromLocalFile(new org.apache.hadoop.fs.Path(ExamplesIT.examplesJar().toUri()), jar);
+    fs.setOwner(jar, "alice", "alice");
+    fs.setPermission(jar, new FsPermission((short) 0600));
+    String hdfs = "hdfs://" + fs.getUri().getAuthority();
+    UserGroupInformation bob = UserGroupInformation.createRemoteUser("bob");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = bob.doAs((PrivilegedExceptionAction<Integer>) () -> new ElasticamCli(new Configuration(conf),
+        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+        ItCluster.appJar()).run(new String[] {"submit", "--principal", "alice@" + realm, "--keytab",
+            keytab.getAbsolutePath(), "--dry-run", "--jar", hdfs + jar, "--class", "org.elasticam.examples.GroupBySum",
+            hdfs + "/user/alice/sums", hdfs + INPUT}));
+    assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("nothing was submitted (--dry-run)"),
+        out.toString(StandardCharsets.UTF_8));
+  }
+
   @Test
   void aMissingKeytabIsNamed() {
     UsageException e = assertThrows(UsageException.class, () -> SecureLogin.login(ElasticConf.of(Map.of(

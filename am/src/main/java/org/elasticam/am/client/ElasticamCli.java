@@ -241,6 +241,18 @@ public final class ElasticamCli extends Configured implements Tool {
 
   private int submit(SubmitArgs args) throws Exception {
     ElasticConf elastic = checkedConf(args);
+    if (elastic.getOptional(org.elasticam.conf.YarnKeys.PRINCIPAL).filter(p -> !p.isBlank()).isPresent()) {
+      // The checks below read the cluster's file systems (a --jar on HDFS, the job's own listing of its
+      // input, its output's absence): as the keytab's user, who may be the only one allowed to.
+      org.apache.hadoop.security.UserGroupInformation user = SecureLogin.login(elastic);
+      return SecureLogin.runAs(user, () -> checkAndSubmit(args, elastic, user));
+    }
+    return checkAndSubmit(args, elastic, null);
+  }
+
+  /** @param user the user logged in from a keytab already, or null to log in (or not) as usual */
+  private int checkAndSubmit(SubmitArgs args, ElasticConf elastic, org.apache.hadoop.security.UserGroupInformation user)
+      throws Exception {
     args = args.withJob(Submitter.localInputs(args.job(), getConf()));
     Submitter.checkLocalInputs(args.job(), getConf());
     if (elastic.get(org.elasticam.conf.StreamingKeys.ENABLED) && !args.job().isStreaming()) {
@@ -259,7 +271,7 @@ public final class ElasticamCli extends Configured implements Tool {
     }
     Configuration conf = getConf();
     SubmitArgs submitted = args;
-    return SecureLogin.runAs(SecureLogin.login(elastic), () -> submitAs(submitted, elastic, conf));
+    return SecureLogin.runAs(user != null ? user : SecureLogin.login(elastic), () -> submitAs(submitted, elastic, conf));
   }
 
   /** Submits and follows the application, as the user {@link SecureLogin#login} chose. */
