@@ -148,14 +148,14 @@ public final class OutputCommit {
   /** The committed attempt with the highest attempt number (then the greatest name), or null when none committed. */
   private static FileStatus latestAttempt(FileStatus[] committed) {
     FileStatus latest = null;
+    int latestAttempt = -1;
     for (FileStatus c : committed) {
-      if (!c.isDirectory() || attemptOf(c.getPath().getName()) < 0) {
-        continue;
-      }
-      if (latest == null || attemptOf(c.getPath().getName()) > attemptOf(latest.getPath().getName())
-          || (attemptOf(c.getPath().getName()) == attemptOf(latest.getPath().getName())
-              && c.getPath().getName().compareTo(latest.getPath().getName()) > 0)) {
+      String name = c.getPath().getName();
+      int attempt = c.isDirectory() ? attemptOf(name) : -1;
+      if (attempt > latestAttempt
+          || (attempt >= 0 && attempt == latestAttempt && name.compareTo(latest.getPath().getName()) > 0)) {
         latest = c;
+        latestAttempt = attempt;
       }
     }
     return latest;

@@ -60,18 +60,7 @@ public final class DirConfinement {
    * every component from the root.
    */
   public static BasicFileAttributes requirePlainDir(String name, BasicFileAttributes a) throws ConfinementException {
-    requirePlainName(name);
-    if (!a.isDirectory()) {
-      throw new ConfinementException("a shuffle file resolves outside the executor's registered dirs ("
-          + (a.isSymbolicLink() ? "a symbolic link" : "not a plain directory") + ")");
-    }
-    return a;
-  }
-
-  private static void requirePlainName(String name) throws ConfinementException {
-    if (name.equals("..") || name.equals(".") || name.indexOf('/') >= 0) {
-      throw new ConfinementException("a shuffle file path climbs out of the executor's registered dirs");
-    }
+    return require(name, a, a.isDirectory(), "not a plain directory");
   }
 
   /**
@@ -79,10 +68,18 @@ public final class DirConfinement {
    * attributes, read without following links, are those of a regular file.
    */
   public static BasicFileAttributes requirePlainFile(String name, BasicFileAttributes a) throws ConfinementException {
-    requirePlainName(name);
-    if (!a.isRegularFile()) {
+    return require(name, a, a.isRegularFile(), "not a plain file");
+  }
+
+  /** {@code a} when {@code name} stays in its dir and {@code kindOk}; else the refusal, naming a link as one. */
+  private static BasicFileAttributes require(String name, BasicFileAttributes a, boolean kindOk, String notKind)
+      throws ConfinementException {
+    if (name.equals("..") || name.equals(".") || name.indexOf('/') >= 0) {
+      throw new ConfinementException("a shuffle file path climbs out of the executor's registered dirs");
+    }
+    if (!kindOk) {
       throw new ConfinementException("a shuffle file resolves outside the executor's registered dirs ("
-          + (a.isSymbolicLink() ? "a symbolic link" : "not a plain file") + ")");
+          + (a.isSymbolicLink() ? "a symbolic link" : notKind) + ")");
     }
     return a;
   }
