@@ -43,6 +43,7 @@ import org.elasticam.am.conf.HadoopConfigSource;
 import org.elasticam.am.driver.Driver;
 import org.elasticam.am.security.AppAcls;
 import org.elasticam.am.security.TokenRenewer;
+import org.elasticam.am.driver.ControlPlaneWarmup;
 import org.elasticam.am.driver.DriverService;
 import org.elasticam.engine.job.DriverSettings;
 import org.elasticam.engine.job.EnginePorts;
@@ -213,6 +214,7 @@ public final class ApplicationMaster {
     DriverHolder holder = new DriverHolder();
     DriverService service = new DriverService(loop, holder);
     Server grpc = startControlPlane(service, loop, run.secret());
+    warmControlPlane(amHost, grpc.getPort(), run.secret());
     StatusServer status = new StatusServer(LivePageFront.inContainer(conf, amHost, env.attempt().getApplicationId(),
         env.user(), AppAcls.of(elastic), env.webProxyBase()), new StatusServer.Source() {
       @Override
@@ -370,6 +372,28 @@ public final class ApplicationMaster {
         .handshakeTimeout(20, TimeUnit.SECONDS)
         .build()
         .start();
+  }
+
+  /** See {@link ControlPlaneWarmup}: while the first containers are granted and started. */
+  private void warmControlPlane(String host, int port, byte[] secret) {
+    io.grpc.netty.shaded.io.netty.handler.ssl.SslContext tls = null;
+    if (elastic.get(YarnKeys.AM_SSL_ENABLED)) {
+      try {
+        tls = org.elasticam.rpc.ControlPlaneTls.client(org.elasticam.rpc.HadoopTls.clientTrust(conf));
+      } catch (IOException e) {
+        LOG.debug("No session with the AM's own control plane before executors register: no client TLS here: {}",
+            e.toString());
+        return;
+      }
+    }
+    ControlPlaneWarmup.start(host, port, secret, tls, clock).thenAccept(a -> {
+      if (a.answered()) {
+        LOG.debug("The control plane answered the AM's own session in {} ms ({})", a.tookMs(), a.detail());
+      } else {
+        LOG.warn("The AM could not open a session with its own control plane at {}:{} ({}); executors dial the same"
+            + " control plane and may fail to register", host, port, a.detail());
+      }
+    });
   }
 
   /**

@@ -1,6 +1,5 @@
 package org.elasticam.am;
 
-import io.grpc.Status;
 import java.util.Map;
 import org.elasticam.am.driver.Driver;
 import org.elasticam.am.driver.DriverService;
@@ -42,7 +41,7 @@ final class DriverHolder implements DriverService.SessionHandler {
   @Override
   public void onMessage(ExecutorSession session, ExecutorMessage message) {
     if (driver == null) {
-      session.refuse(Status.UNAVAILABLE.withDescription("the driver is not running"));
+      session.refuse(DriverService.NOT_RUNNING);
     } else {
       driver.onMessage(session, message);
     }

@@ -21,6 +21,9 @@ public final class DriverService extends DriverGrpc.DriverImplBase {
     void onClosed(ExecutorSession session, String why);
   }
 
+  /** How a session is refused while the control plane runs but the driver is not attached yet. */
+  public static final Status NOT_RUNNING = Status.UNAVAILABLE.withDescription("the driver is not running");
+
   private final Executor loop;
   private final SessionHandler handler;
   private final AtomicInteger open = new AtomicInteger();
