@@ -8,20 +8,22 @@ import org.apache.hadoop.yarn.api.records.ContainerId;
 
 /**
  * What the AM's container is told through its environment: by the NodeManager (its container,
- * host, user, the web proxy's base) and by our client (the staging directory).
+ * host, user, the web proxy's base) and by our client (the staging directory, our jar).
  *
  * @param stagingDir null where the client set none; {@link #staging} requires it
+ * @param appJar our jar on fs.defaultFS as the client staged it; null: in the staging directory
  */
 public record AmEnvironment(ApplicationAttemptId attempt, String amHost, String user, String webProxyBase,
-    String stagingDir) {
+    String stagingDir, String appJar) {
 
   /** Reads the environment; a missing variable NodeManagers always set is one clear error. */
   public static AmEnvironment of(Function<String, String> env) {
     ContainerId container = ContainerId.fromString(require(env, Environment.CONTAINER_ID.name()));
     String staging = env.apply(AmFiles.ENV_STAGING_DIR);
+    String appJar = env.apply(AmFiles.ENV_APP_JAR);
     return new AmEnvironment(container.getApplicationAttemptId(), require(env, Environment.NM_HOST.name()),
         require(env, Environment.USER.name()), require(env, ApplicationConstants.APPLICATION_WEB_PROXY_BASE_ENV),
-        staging == null || staging.isBlank() ? null : staging);
+        staging == null || staging.isBlank() ? null : staging, appJar == null || appJar.isBlank() ? null : appJar);
   }
 
   public String appId() {

@@ -26,6 +26,9 @@ public final class AmFiles {
   /** The staging directory on fs.defaultFS, for the AM to find the jars again. */
   public static final String ENV_STAGING_DIR = "ELASTICAM_STAGING_DIR";
 
+  /** Our jar on fs.defaultFS as the AM's container got it, for executors to get the same file. */
+  public static final String ENV_APP_JAR = "ELASTICAM_APP_JAR";
+
   public static final String AM_MAIN = "org.elasticam.am.ApplicationMaster";
 
   private AmFiles() {}

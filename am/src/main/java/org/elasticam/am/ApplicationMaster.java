@@ -453,7 +453,7 @@ public final class ApplicationMaster {
     String serviceName = elastic.get(ShuffleKeys.SERVICE_NAME);
     Map<String, java.nio.ByteBuffer> serviceData = service ? Map.of(serviceName,
         new SecretEnvelope(RequestSigner.deriveShuffleSecret(secret), true).encode()) : Map.of();
-    StagingResources staged = StagingResources.read(conf, env.staging(),
+    StagingResources staged = StagingResources.read(conf, env.staging(), env.appJar(),
         job.kind() == JobSpec.Kind.USER);
     return new ExecutorLaunchSpec(amHost, port, appId, elastic.get(ExecutorKeys.CORES),
         elastic.get(ExecutorKeys.TASK_CPUS), elastic.get(ExecutorKeys.MEMORY).mebibytes(),

@@ -24,23 +24,38 @@ public final class StagingResources {
     this.executorResources = Map.copyOf(executorResources);
   }
 
-  /** Executors get the app jar, and the user jar for user jobs. */
-  public static StagingResources read(Configuration conf, String stagingDir, boolean withUserJar) throws IOException {
+  /**
+   * Executors get the app jar, and the user jar for user jobs.
+   *
+   * @param appJar our jar where the client staged it; null: in the staging directory. One outside it
+   *     is the user's copy for every application of this build (the client's jar cache), which
+   *     NodeManagers keep across applications: PRIVATE, as the client gave it to the AM's container.
+   */
+  public static StagingResources read(Configuration conf, String stagingDir, String appJar, boolean withUserJar)
+      throws IOException {
     Path dir = new Path(stagingDir);
     FileSystem fs = dir.getFileSystem(conf);
     Map<String, LocalResource> m = new HashMap<>();
-    m.put(AmFiles.APP_JAR, resource(fs, new Path(dir, AmFiles.APP_JAR)));
+    Path jar = appJar == null ? new Path(dir, AmFiles.APP_JAR) : new Path(appJar);
+    boolean staged = fs.makeQualified(dir).equals(fs.makeQualified(jar).getParent());
+    m.put(AmFiles.APP_JAR, resource(fs, jar, staged ? LocalResourceVisibility.APPLICATION
+        : LocalResourceVisibility.PRIVATE));
     if (withUserJar) {
       m.put(AmFiles.USER_JAR, resource(fs, new Path(dir, AmFiles.USER_JAR)));
     }
     return new StagingResources(m);
   }
 
-  /** A local resource for a file already on {@code fs}. */
+  /** A local resource of this application for a file already on {@code fs}. */
   public static LocalResource resource(FileSystem fs, Path file) throws IOException {
+    return resource(fs, file, LocalResourceVisibility.APPLICATION);
+  }
+
+  private static LocalResource resource(FileSystem fs, Path file, LocalResourceVisibility visibility)
+      throws IOException {
     FileStatus st = fs.getFileStatus(file);
-    return LocalResource.newInstance(URL.fromPath(fs.makeQualified(file)), LocalResourceType.FILE,
-        LocalResourceVisibility.APPLICATION, st.getLen(), st.getModificationTime());
+    return LocalResource.newInstance(URL.fromPath(fs.makeQualified(file)), LocalResourceType.FILE, visibility,
+        st.getLen(), st.getModificationTime());
   }
 
   public Map<String, LocalResource> executorResources() {

@@ -1,12 +1,8 @@
 package org.elasticam.am;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import org.elasticam.conf.ElasticConf;
@@ -51,27 +47,10 @@ final class StartupArchives {
     }
     try {
       return Optional.of(new StartupArchive(elastic.getOptional(ExecutorKeys.STARTUP_ARCHIVE_DIR)
-          .filter(s -> !s.isBlank()), digest(appJar), appJar.getFileName().toString()));
+          .filter(s -> !s.isBlank()), JarDigest.of(appJar), appJar.getFileName().toString()));
     } catch (IOException e) {
       LOG.warn("Executors start without a start-up archive: could not read {}: {}", appJar, e.toString());
       return Optional.empty();
     }
-  }
-
-  /** The first 16 bytes of the file's SHA-256, in hex. */
-  static String digest(Path file) throws IOException {
-    MessageDigest sha;
-    try {
-      sha = MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java has SHA-256", e);
-    }
-    byte[] buf = new byte[1 << 16];
-    try (InputStream in = Files.newInputStream(file)) {
-      for (int n; (n = in.read(buf)) > 0; ) {
-        sha.update(buf, 0, n);
-      }
-    }
-    return HexFormat.of().formatHex(sha.digest(), 0, 16);
   }
 }

@@ -141,7 +141,14 @@ public final class YarnKeys {
 
   public static final ConfigKey<String> STAGING_DIR = key(P + "stagingDir", ValueType.STRING)
       .defaultDoc("<home on fs.defaultFS>/.elasticam/staging")
-      .doc("Where the client uploads jars; one subdirectory per application.")
+      .doc("Where the client uploads jars: one subdirectory per application, and jars/ with ElasticAM's own jar once per"
+          + " build (elasticam.yarn.jarCache.enabled).")
+      .build();
+
+  public static final ConfigKey<Boolean> JAR_CACHE_ENABLED = key(P + "jarCache.enabled", ValueType.BOOLEAN)
+      .defaultValue(true)
+      .doc("Upload ElasticAM's own jar once per build, to <stagingDir>/jars, and have NodeManagers keep their"
+          + " copy across the user's applications (PRIVATE visibility); false: upload it with every application.")
       .build();
 
   public static final ConfigKey<String> PRINCIPAL = key(P + "principal", ValueType.STRING)

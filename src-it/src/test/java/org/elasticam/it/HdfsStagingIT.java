@@ -8,6 +8,7 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
@@ -68,6 +69,33 @@ class HdfsStagingIT {
       String last = r.lines().reduce((a, b) -> b).orElse("");
       assertTrue(last.contains("\"event\":\"app_end\"") && last.contains("SUCCEEDED"), last);
     }
+  }
+
+  /**
+   * Our jar goes to HDFS once per build and reaches the NodeManager once: the second application's
+   * AM and executor get the copy the first one's localized (PRIVATE, in the user's file cache), and
+   * the file on HDFS keeps the time the first submission saw.
+   */
+  @Test
+  void theJarIsUploadedAndLocalizedOnceForTwoApplications() throws Exception {
+    Configuration conf = it.conf();
+    FileSystem fs = FileSystem.get(conf);
+    String digest = org.elasticam.am.JarDigest.of(it.appJar);
+    org.apache.hadoop.fs.Path cached = new org.apache.hadoop.fs.Path(fs.getHomeDirectory(),
+        ".elasticam/staging/jars/" + digest + ".jar");
+    long[] times = new long[2];
+    for (int i = 0; i < 2; i++) {
+      ItCluster.ClientRun run = it.client(conf, "submit", "sleep", "--tasks", "2", "--task-ms", "10",
+          "--conf", "elasticam.executor.instances=1", "--conf", "elasticam.eventLog.dir=/user/it/events");
+      assertEquals(0, run.exitCode(), run.out() + run.err());
+      times[i] = fs.getFileStatus(cached).getModificationTime();
+    }
+    assertEquals(times[0], times[1], "the cached jar was written again");
+    List<Path> copies = ItCluster.paths(it.cluster.nodeManagerLocalDir(0).resolve("usercache"),
+        p -> p.getFileName().toString().equals(digest + ".jar"));
+    assertEquals(1, copies.size(), "localized copies: " + copies);
+    assertTrue(copies.get(0).toString().contains("/filecache/") && !copies.get(0).toString().contains("/appcache/"),
+        copies.get(0).toString());
   }
 
   @Test

@@ -57,6 +57,8 @@ public final class Submitter {
   public static final String AM_JAVA_HOME_KEY = EnvironmentKeys.AM_ENV_PREFIX + "JAVA_HOME";
 
   private static final int SECRET_BYTES = 32;
+  /** Under the staging directory: our jar, one file per build (AppJarCache). */
+  private static final String JAR_CACHE_DIR = "jars";
 
   private final Configuration conf;
   private final ElasticConf elastic;
@@ -191,28 +193,30 @@ public final class Submitter {
     elastic.getOptional(YarnKeys.MAX_APP_ATTEMPTS).ifPresent(ctx::setMaxAppAttempts);
     // A new attempt takes the executors over instead of starting them all again.
     ctx.setKeepContainersAcrossApplicationAttempts(elastic.getOptional(YarnKeys.MAX_APP_ATTEMPTS).orElse(1) > 1);
-    ctx.setAMContainerSpec(ContainerLaunchContext.newInstance(resources, amEnvironment(staging),
+    ctx.setAMContainerSpec(ContainerLaunchContext.newInstance(resources,
+        amEnvironment(staging, resources.get(AmFiles.APP_JAR)),
         List.of(amCommand(appId)), null, credentials(tokens), AppAcls.of(elastic)));
     yarn.submitApplication(ctx);
     return appId;
   }
 
   public org.apache.hadoop.fs.Path stagingDir(ApplicationId appId) throws IOException {
-    org.apache.hadoop.fs.Path base = elastic.getOptional(YarnKeys.STAGING_DIR).map(org.apache.hadoop.fs.Path::new)
-        .orElseGet(() -> {
-          try {
-            return new org.apache.hadoop.fs.Path(FileSystem.get(conf).getHomeDirectory(), ".elasticam/staging");
-          } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-          }
-        });
-    return new org.apache.hadoop.fs.Path(base, appId.toString());
+    return new org.apache.hadoop.fs.Path(stagingBase(), appId.toString());
+  }
+
+  private org.apache.hadoop.fs.Path stagingBase() throws IOException {
+    java.util.Optional<String> set = elastic.getOptional(YarnKeys.STAGING_DIR);
+    return set.isPresent() ? new org.apache.hadoop.fs.Path(set.get())
+        : new org.apache.hadoop.fs.Path(FileSystem.get(conf).getHomeDirectory(), ".elasticam/staging");
   }
 
   private Map<String, LocalResource> stage(FileSystem fs, org.apache.hadoop.fs.Path dir, SubmitArgs args)
       throws IOException {
     Map<String, LocalResource> m = new HashMap<>();
-    m.put(AmFiles.APP_JAR, upload(fs, appJar, dir, AmFiles.APP_JAR));
+    java.util.Optional<LocalResource> cached = elastic.get(YarnKeys.JAR_CACHE_ENABLED)
+        ? AppJarCache.stage(fs, new org.apache.hadoop.fs.Path(stagingBase(), JAR_CACHE_DIR), appJar, dir.getName())
+        : java.util.Optional.empty();
+    m.put(AmFiles.APP_JAR, cached.isPresent() ? cached.get() : upload(fs, appJar, dir, AmFiles.APP_JAR));
     JobSpec job = args.job();
     if (job.kind() == JobSpec.Kind.USER) {
       m.put(AmFiles.USER_JAR, upload(fs, Path.of(job.required("jar")), dir, AmFiles.USER_JAR));
@@ -250,7 +254,7 @@ public final class Submitter {
     return StagingResources.resource(fs, target);
   }
 
-  private Map<String, String> amEnvironment(org.apache.hadoop.fs.Path staging) throws IOException {
+  private Map<String, String> amEnvironment(org.apache.hadoop.fs.Path staging, LocalResource appJar) throws IOException {
     Map<String, String> env = new HashMap<>();
     List<String> cp = new ArrayList<>();
     cp.add(Environment.PWD.$$());
@@ -270,6 +274,11 @@ public final class Submitter {
         ContainerCommand.literalEnvValue(defaultFs.makeQualified(defaultFs.getWorkingDirectory()).toString()));
     env.put(AmFiles.ENV_STAGING_DIR,
         ContainerCommand.literalEnvValue(staging.getFileSystem(conf).makeQualified(staging).toString()));
+    try {
+      env.put(AmFiles.ENV_APP_JAR, ContainerCommand.literalEnvValue(appJar.getResource().toPath().toString()));
+    } catch (java.net.URISyntaxException e) {
+      throw new IOException("the staged jar's address " + appJar.getResource() + " is not a URI", e);
+    }
     return env;
   }
 

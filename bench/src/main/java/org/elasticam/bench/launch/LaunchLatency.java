@@ -26,7 +26,8 @@ import org.elasticam.report.events.Event;
  * and 16 (medians of 5 runs), without and with the nodes' start-up archive (made by a warm-up job
  * first), with each executor's CPU time until it sent its registration, beside the bare-YARN floor
  * measured the same way on the same cluster in the same run; and the AM's live heap after 16
- * executors ran 10,000 tasks. Not a test: run by hand (see BENCHMARKS.md), never in CI.
+ * executors ran 10,000 tasks; for ElasticAM, the AM's own start from the client's submission, and
+ * for N = 1 the same without the jar cache. Not a test: run by hand (see BENCHMARKS.md), never in CI.
  */
 public final class LaunchLatency {
 
@@ -43,29 +44,38 @@ public final class LaunchLatency {
         .withApplicationClasspath(hadoop);
     try (EmbeddedCluster c = EmbeddedCluster.start(s)) {
       System.out.println("| N | variant | first registered, median ms | all registered, median ms"
-          + " | executor CPU ms to registration sent, median | runs (first/all) | start-up archive |");
-      System.out.println("|---:|---|---:|---:|---:|---|---|");
+          + " | executor CPU ms to registration sent, median | submit -> AM registered, median ms"
+          + " | runs (first/all) | start-up archive |");
+      System.out.println("|---:|---|---:|---:|---:|---:|---|---|");
       for (int n : new int[] {1, 4, 16}) {
         report(n, "bare YARN, shell container", runs, () -> measured(FloorAm.run(c.configuration(), n, false, selfCp)));
         report(n, "bare YARN, minimal Java main", runs, () -> measured(FloorAm.run(c.configuration(), n, true, selfCp)));
         // Tasks long enough that every executor registers before the work runs out.
         report(n, "ElasticAM executors, no start-up archive", runs,
-            () -> ours(c, work, n, n, 20_000, false).run());
+            () -> ours(c, work, n, n, 20_000, false, true).run());
         warmUp(c, work);
         report(n, "ElasticAM executors, the node's start-up archive", runs,
-            () -> ours(c, work, n, n, 20_000, true).run());
+            () -> ours(c, work, n, n, 20_000, true, true).run());
+        if (n == 1) {
+          // What the jar cache saves: the jar uploaded and localized again for every application.
+          report(n, "ElasticAM executors, the node's start-up archive, jar uploaded with each application", runs,
+              () -> ours(c, work, n, n, 20_000, true, false).run());
+        }
       }
-      JsonNode end = last(ours(c, work, 16, 10_000, 0, true).events(), Event.APP_END);
+      JsonNode end = last(ours(c, work, 16, 10_000, 0, true, true).events(), Event.APP_END);
       System.out.println();
       System.out.println("AM live heap after 16 executors ran 10,000 tasks: " + end.path(AM_HEAP_MB).asLong() + " MiB");
     }
   }
 
-  /** One run: registration times from the AM's registration, executors' CPU, how they started. */
-  record Measured(long firstMs, long allMs, long cpuMs, String archive) {}
+  /**
+   * One run: registration times from the AM's registration, executors' CPU, how they started, and
+   * the AM's own start from the client's submission (-1 where not measured).
+   */
+  record Measured(long firstMs, long allMs, long cpuMs, String archive, long amMs) {}
 
   private static Measured measured(FloorAm.Result r) {
-    return new Measured(r.firstMs(), r.allMs(), -1, "");
+    return new Measured(r.firstMs(), r.allMs(), -1, "", -1);
   }
 
   private interface Run {
@@ -78,7 +88,7 @@ public final class LaunchLatency {
    */
   private static void warmUp(EmbeddedCluster c, Path work) throws Exception {
     for (int attempt = 0; attempt < 3 && archivesOnNodes(c) < c.nodeHosts().size(); attempt++) {
-      ours(c, work, 4, 16, 2_000, true);
+      ours(c, work, 4, 16, 2_000, true, true);
     }
     if (archivesOnNodes(c) < c.nodeHosts().size()) {
       throw new IllegalStateException("the nodes have no start-up archive after three jobs: see the executor logs");
@@ -117,12 +127,14 @@ public final class LaunchLatency {
     List<Long> first = new ArrayList<>();
     List<Long> all = new ArrayList<>();
     List<Long> cpu = new ArrayList<>();
+    List<Long> am = new ArrayList<>();
     java.util.Map<String, Integer> archive = new java.util.TreeMap<>();
     for (int i = 0; i < runs; i++) {
       Measured res = r.run();
       first.add(res.firstMs());
       all.add(res.allMs());
       cpu.add(res.cpuMs());
+      am.add(res.amMs());
       for (String state : res.archive().split(",")) {
         if (!state.isEmpty()) {
           archive.merge(state, 1, Integer::sum);
@@ -130,8 +142,10 @@ public final class LaunchLatency {
       }
     }
     long medianCpu = median(cpu);
-    System.out.printf("| %d | %s | %d | %d | %s | %s / %s | %s |%n", n, variant, median(first), median(all),
-        medianCpu < 0 ? "" : String.valueOf(medianCpu), first, all, archive.isEmpty() ? "" : archive.toString());
+    long medianAm = median(am);
+    System.out.printf("| %d | %s | %d | %d | %s | %s | %s / %s | %s |%n", n, variant, median(first), median(all),
+        medianCpu < 0 ? "" : String.valueOf(medianCpu), medianAm < 0 ? "" : String.valueOf(medianAm), first, all,
+        archive.isEmpty() ? "" : archive.toString());
   }
 
   private static long median(List<Long> xs) {
@@ -141,14 +155,16 @@ public final class LaunchLatency {
   }
 
   /** One ElasticAM sleep job of {@code tasks} tasks on {@code n} static executors. */
-  private static Ours ours(EmbeddedCluster c, Path work, int n, int tasks, int taskMs, boolean archive)
-      throws Exception {
+  private static Ours ours(EmbeddedCluster c, Path work, int n, int tasks, int taskMs, boolean archive,
+      boolean jarCache) throws Exception {
     Path events = work.resolve("events");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
+    long submitted = System.currentTimeMillis();
     int code = new ElasticamCli(c.configuration(), new PrintStream(out, true, StandardCharsets.UTF_8), System.err,
         appJar()).run(new String[] {"submit", "--conf", "elasticam.eventLog.dir=" + events.toUri(),
             "--conf", "elasticam.executor.instances=" + n, "--conf", "elasticam.executor.memory=256m",
             "--conf", "elasticam.executor.startupArchive.enabled=" + archive,
+            "--conf", "elasticam.yarn.jarCache.enabled=" + jarCache,
             "sleep", "--stages", "1", "--tasks", String.valueOf(tasks), "--task-ms", String.valueOf(taskMs)});
     String text = out.toString(StandardCharsets.UTF_8);
     if (code != 0) {
@@ -156,11 +172,15 @@ public final class LaunchLatency {
     }
     Matcher m = Pattern.compile("(application_\\d+_\\d+)").matcher(text);
     m.find();
-    return new Ours(events.resolve(m.group(1) + ".jsonl"), n);
+    return new Ours(events.resolve(m.group(1) + ".jsonl"), n, submitted);
   }
 
-  /** An ElasticAM run's event log, read as a launch measurement. */
-  private record Ours(Path log, int n) implements Run {
+  /**
+   * An ElasticAM run's event log, read as a launch measurement.
+   *
+   * @param submittedMs when the client was started (the same clock as the AM's on one machine)
+   */
+  private record Ours(Path log, int n, long submittedMs) implements Run {
     List<JsonNode> events() throws Exception {
       List<JsonNode> out = new ArrayList<>();
       for (String line : Files.readAllLines(log)) {
@@ -181,7 +201,7 @@ public final class LaunchLatency {
       List<Long> cpu = regs.stream().map(x -> x.path(START).path("register_sent").path("cpu_ms").asLong()).toList();
       String archive = String.join(",", regs.stream().map(x -> x.path(START).path("archive").asText()).toList());
       return new Measured(regs.get(0).path(TS).asLong() - registered,
-          regs.get(n - 1).path(TS).asLong() - registered, median(cpu), archive);
+          regs.get(n - 1).path(TS).asLong() - registered, median(cpu), archive, registered - submittedMs);
     }
   }
 
