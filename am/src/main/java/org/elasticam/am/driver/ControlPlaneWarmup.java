@@ -97,11 +97,16 @@ public final class ControlPlaneWarmup {
 
   /**
    * The ends the control plane gives a session whose first message is not a registration: the
-   * driver not attached yet, or attached and refusing it. A status with a cause is the client's own
-   * (the connection failed), not an answer.
+   * driver not attached yet, or attached and refusing it. Anything else, UNAVAILABLE included, can
+   * be the transport's own end (a connection refused, or closed by a TLS server spoken to in
+   * plaintext), not an answer.
    */
   private static boolean refusedAsUnregistered(Status s) {
-    return s.getCause() == null && (s.getCode() == Status.Code.UNAVAILABLE || s.getCode() == Status.Code.INVALID_ARGUMENT);
+    return same(s, DriverService.NOT_RUNNING) || same(s, Driver.UNREGISTERED);
+  }
+
+  private static boolean same(Status s, Status refusal) {
+    return s.getCode() == refusal.getCode() && refusal.getDescription().equals(s.getDescription());
   }
 
   private static String describe(Status s) {

@@ -25,6 +25,9 @@ import org.slf4j.LoggerFactory;
 public final class Driver implements DriverService.SessionHandler {
 
   private static final Logger LOG = LoggerFactory.getLogger(Driver.class);
+  /** How a session whose first message is not a registration is refused. */
+  static final Status UNREGISTERED =
+      Status.INVALID_ARGUMENT.withDescription("the first message of a session must be Register");
   private final JobEngine engine;
 
   public Driver(JobEngine engine) {
@@ -40,7 +43,7 @@ public final class Driver implements DriverService.SessionHandler {
   @Override
   public void onMessage(ExecutorSession session, ExecutorMessage m) {
     if (!session.registered() && m.getBodyCase() != ExecutorMessage.BodyCase.REGISTER) {
-      session.refuse(Status.INVALID_ARGUMENT.withDescription("the first message of a session must be Register"));
+      session.refuse(UNREGISTERED);
       return;
     }
     switch (m.getBodyCase()) {

@@ -56,6 +56,9 @@ class ControlPlaneWarmupTest {
   private Server server;
   private DriverService service;
 
+  /** The control plane serves TLS with this context; null: plaintext. */
+  private io.grpc.netty.shaded.io.netty.handler.ssl.SslContext serverTls;
+
   private int serve(DriverService.SessionHandler handler) throws Exception {
     loop = new AmLoop(outcome::completeExceptionally);
     DriverService.SessionHandler recording = new DriverService.SessionHandler() {
@@ -71,7 +74,11 @@ class ControlPlaneWarmupTest {
       }
     };
     service = new DriverService(loop, recording);
-    server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+    NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0));
+    if (serverTls != null) {
+      builder.sslContext(serverTls);
+    }
+    server = builder
         .addService(ServerInterceptors.intercept(service, AppSecretAuth.interceptor(SECRET, Clock.system(), why -> { })))
         .build().start();
     return server.getPort();
@@ -154,6 +161,31 @@ class ControlPlaneWarmupTest {
     assertTrue(a.answered(), a.detail());
     assertEquals("UNAVAILABLE: the driver is not running", a.detail());
     assertEquals(0, service.openSessions());
+  }
+
+  @Test
+  void overTlsTheSessionChecksTheCertificateAsAnExecutorDoes() throws Exception {
+    ClusterTlsFiles tls = ClusterTlsFiles.create(scratch, Path.of("target", "test-classes"));
+    serverTls = org.elasticam.rpc.ControlPlaneTls.server(org.elasticam.rpc.HadoopTls.serverKeys(tls.conf()));
+    int port = serve(new DriverService.SessionHandler() {
+      @Override
+      public void onMessage(ExecutorSession session, ExecutorMessage message) {
+        session.refuse(DriverService.NOT_RUNNING);
+      }
+
+      @Override
+      public void onClosed(ExecutorSession session, String why) {}
+    });
+
+    ControlPlaneWarmup.Answer checked = ControlPlaneWarmup.start("127.0.0.1", port, SECRET,
+        org.elasticam.rpc.ControlPlaneTls.client(org.elasticam.rpc.HadoopTls.clientTrust(tls.conf())), Clock.system())
+        .get(30, TimeUnit.SECONDS);
+    ControlPlaneWarmup.Answer plain = ControlPlaneWarmup.start("127.0.0.1", port, SECRET, null, Clock.system())
+        .get(30, TimeUnit.SECONDS);
+
+    assertTrue(checked.answered(), checked.detail());
+    assertFalse(plain.answered(), plain.detail());
+    assertEquals(1, handed.size());
   }
 
   @Test
