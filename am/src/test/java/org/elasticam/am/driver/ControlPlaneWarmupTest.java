@@ -95,6 +95,17 @@ class ControlPlaneWarmupTest {
     return driver;
   }
 
+  /** What the AM's holder does until the driver is attached. */
+  private static final DriverService.SessionHandler NOT_ATTACHED = new DriverService.SessionHandler() {
+    @Override
+    public void onMessage(ExecutorSession session, ExecutorMessage message) {
+      session.refuse(DriverService.NOT_RUNNING);
+    }
+
+    @Override
+    public void onClosed(ExecutorSession session, String why) {}
+  };
+
   @AfterEach
   void stop() throws Exception {
     if (server != null) {
@@ -145,15 +156,7 @@ class ControlPlaneWarmupTest {
 
   @Test
   void beforeTheDriverIsAttachedTheSessionIsRefusedAsNotRunning() throws Exception {
-    int port = serve(new DriverService.SessionHandler() {
-      @Override
-      public void onMessage(ExecutorSession session, ExecutorMessage message) {
-        session.refuse(DriverService.NOT_RUNNING);
-      }
-
-      @Override
-      public void onClosed(ExecutorSession session, String why) {}
-    });
+    int port = serve(NOT_ATTACHED);
 
     ControlPlaneWarmup.Answer a = ControlPlaneWarmup.start("127.0.0.1", port, SECRET, null, Clock.system())
         .get(30, TimeUnit.SECONDS);
@@ -167,15 +170,7 @@ class ControlPlaneWarmupTest {
   void overTlsTheSessionChecksTheCertificateAsAnExecutorDoes() throws Exception {
     ClusterTlsFiles tls = ClusterTlsFiles.create(scratch, Path.of("target", "test-classes"));
     serverTls = org.elasticam.rpc.ControlPlaneTls.server(org.elasticam.rpc.HadoopTls.serverKeys(tls.conf()));
-    int port = serve(new DriverService.SessionHandler() {
-      @Override
-      public void onMessage(ExecutorSession session, ExecutorMessage message) {
-        session.refuse(DriverService.NOT_RUNNING);
-      }
-
-      @Override
-      public void onClosed(ExecutorSession session, String why) {}
-    });
+    int port = serve(NOT_ATTACHED);
 
     ControlPlaneWarmup.Answer checked = ControlPlaneWarmup.start("127.0.0.1", port, SECRET,
         org.elasticam.rpc.ControlPlaneTls.client(org.elasticam.rpc.HadoopTls.clientTrust(tls.conf())), Clock.system())
