@@ -46,7 +46,19 @@ final class AppJarCache {
    *
    * @param uploader names the temporary file, so that two clients never write the same one
    */
-  static Optional<LocalResource> stage(FileSystem fs, Path dir, java.nio.file.Path jar, String uploader)
+  static Optional<LocalResource> stage(FileSystem fs, Path dir, java.nio.file.Path jar, String uploader) {
+    try {
+      return cached(fs, dir, jar, uploader);
+    } catch (IOException e) {
+      // A file system without FileContext support, a quota, a permission: the cache is an
+      // optimisation, and the application's own staging directory still works.
+      LOG.warn("Could not use the jar cache in {} ({}); the jar is uploaded with this application instead", dir,
+          e.toString());
+      return Optional.empty();
+    }
+  }
+
+  private static Optional<LocalResource> cached(FileSystem fs, Path dir, java.nio.file.Path jar, String uploader)
       throws IOException {
     long size = Files.size(jar);
     Path cached = new Path(dir, JarDigest.of(jar) + ".jar");
@@ -54,12 +66,13 @@ final class AppJarCache {
     if (found.isEmpty()) {
       fs.mkdirs(dir, new FsPermission((short) 0700));
       Path temp = new Path(dir, "." + cached.getName() + "." + uploader + ".tmp");
-      fs.copyFromLocalFile(false, true, new Path(jar.toAbsolutePath().toUri()), temp);
       try {
+        fs.copyFromLocalFile(false, true, new Path(jar.toAbsolutePath().toUri()), temp);
         FileContext.getFileContext(fs.getUri(), fs.getConf()).rename(temp, cached, Options.Rename.NONE);
         LOG.info("Uploaded {} to {}: applications submitted with this build share it", jar.getFileName(), cached);
       } catch (FileAlreadyExistsException e) {
         // Another client uploaded the same build meanwhile: its copy is as good as ours.
+      } finally {
         fs.delete(temp, false);
       }
       found = status(fs, cached);

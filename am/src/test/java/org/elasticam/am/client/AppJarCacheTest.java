@@ -110,6 +110,17 @@ class AppJarCacheTest {
     assertEquals(List.of(cached.getName()), visibleNames());
   }
 
+  @Test
+  void aCacheThatCannotBeWrittenLeavesTheJarToTheApplication() throws Exception {
+    // The staging directory's place is taken by a file, so nothing can be made below it.
+    Files.createDirectories(tmp.resolve("staging").getParent());
+    Files.write(tmp.resolve("staging"), "not a directory".getBytes());
+
+    Optional<LocalResource> r = AppJarCache.stage(fs, cacheDir, jar, "application_1_0001");
+
+    assertTrue(r.isEmpty());
+  }
+
   /** The cache directory's files, but for checksum files of the local file system. */
   private List<String> visibleNames() throws Exception {
     return Arrays.stream(fs.listStatus(cacheDir)).map(s -> s.getPath().getName())
