@@ -53,8 +53,12 @@ public final class StagingResources {
 
   private static LocalResource resource(FileSystem fs, Path file, LocalResourceVisibility visibility)
       throws IOException {
-    FileStatus st = fs.getFileStatus(file);
-    return LocalResource.newInstance(URL.fromPath(fs.makeQualified(file)), LocalResourceType.FILE, visibility,
+    return resource(fs, fs.getFileStatus(file), visibility);
+  }
+
+  /** A local resource for the file {@code st} describes: its size and time are what the NodeManager checks. */
+  public static LocalResource resource(FileSystem fs, FileStatus st, LocalResourceVisibility visibility) {
+    return LocalResource.newInstance(URL.fromPath(fs.makeQualified(st.getPath())), LocalResourceType.FILE, visibility,
         st.getLen(), st.getModificationTime());
   }
 

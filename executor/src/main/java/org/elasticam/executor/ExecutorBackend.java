@@ -2,7 +2,6 @@ package org.elasticam.executor;
 
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -14,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.elasticam.executor.shuffle.ExecutorShuffle;
 import org.elasticam.rpc.AppSecretAuth;
-import org.elasticam.rpc.RpcLimits;
+import org.elasticam.rpc.ControlPlaneChannels;
 import org.elasticam.rpc.proto.CommitRequest;
 import org.elasticam.rpc.proto.DriverGrpc;
 import org.elasticam.rpc.proto.DriverMessage;
@@ -146,15 +145,7 @@ public final class ExecutorBackend {
   /** One connection to one driver, from Register to its end. */
   private End connect(DriverEndpoint endpoint, TaskLoader loader, ScheduledExecutorService timer, boolean reattach)
       throws InterruptedException {
-    NettyChannelBuilder builder = NettyChannelBuilder.forAddress(endpoint.host(), endpoint.port());
-    if (controlPlaneTls == null) {
-      builder.usePlaintext();
-    } else {
-      builder.sslContext(controlPlaneTls);
-    }
-    ManagedChannel channel = builder
-        .maxInboundMessageSize(RpcLimits.MAX_MESSAGE_BYTES)
-        .maxInboundMetadataSize(RpcLimits.MAX_METADATA_BYTES)
+    ManagedChannel channel = ControlPlaneChannels.builder(endpoint.host(), endpoint.port(), controlPlaneTls)
         .keepAliveTime(20, TimeUnit.SECONDS)
         .keepAliveTimeout(10, TimeUnit.SECONDS)
         .build();

@@ -11,10 +11,9 @@ import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.yarn.api.records.LocalResource;
-import org.apache.hadoop.yarn.api.records.LocalResourceType;
 import org.apache.hadoop.yarn.api.records.LocalResourceVisibility;
-import org.apache.hadoop.yarn.api.records.URL;
 import org.elasticam.am.JarDigest;
+import org.elasticam.am.StagingResources;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,8 +81,7 @@ final class AppJarCache {
           found.isEmpty() ? "it disappeared" : found.get().getLen() + " bytes, not " + size);
       return Optional.empty();
     }
-    return Optional.of(LocalResource.newInstance(URL.fromPath(fs.makeQualified(cached)), LocalResourceType.FILE,
-        LocalResourceVisibility.PRIVATE, found.get().getLen(), found.get().getModificationTime()));
+    return Optional.of(StagingResources.resource(fs, found.get(), LocalResourceVisibility.PRIVATE));
   }
 
   private static Optional<FileStatus> status(FileSystem fs, Path p) throws IOException {

@@ -2,13 +2,12 @@ package org.elasticam.am.driver;
 
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import io.grpc.stub.StreamObserver;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.elasticam.rpc.AppSecretAuth;
-import org.elasticam.rpc.RpcLimits;
+import org.elasticam.rpc.ControlPlaneChannels;
 import org.elasticam.rpc.proto.DriverGrpc;
 import org.elasticam.rpc.proto.DriverMessage;
 import org.elasticam.rpc.proto.ExecutorMessage;
@@ -57,10 +56,7 @@ public final class ControlPlaneWarmup {
 
   static Answer run(String host, int port, byte[] secret, SslContext tls, Clock clock) {
     long started = clock.nowMs();
-    NettyChannelBuilder builder = NettyChannelBuilder.forAddress(host, port)
-        .maxInboundMessageSize(RpcLimits.MAX_MESSAGE_BYTES)
-        .maxInboundMetadataSize(RpcLimits.MAX_METADATA_BYTES);
-    ManagedChannel channel = tls == null ? builder.usePlaintext().build() : builder.sslContext(tls).build();
+    ManagedChannel channel = ControlPlaneChannels.builder(host, port, tls).build();
     try {
       CompletableFuture<Status> end = new CompletableFuture<>();
       StreamObserver<ExecutorMessage> up = DriverGrpc.newStub(channel)
