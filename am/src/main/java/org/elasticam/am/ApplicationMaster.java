@@ -468,7 +468,7 @@ public final class ApplicationMaster {
         JvmSettings.of(elastic.getOptional(ExecutorKeys.EXTRA_JAVA_OPTIONS).orElse(null),
             elastic.getOptional(ExecutorKeys.EXTRA_CLASS_PATH).orElse(null),
             elastic.getOptional(ExecutorKeys.EXTRA_LIBRARY_PATH).orElse(null)),
-        StartupArchives.forApplication(elastic, Path.of(AmFiles.APP_JAR)));
+        StartupArchives.forApplication(elastic, Path.of(AmFiles.APP_JAR)), StartupArchives.classPathAgent(elastic));
   }
 
   /** The elasticam.shuffle.client.* keys of this submission, for executors' fetch clients. */

@@ -12,7 +12,10 @@ import org.elasticam.launcher.yarn.StartupArchive;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Whether this application's executors start from their node's start-up archive, and which one. */
+/**
+ * Whether this application's executors start from their node's start-up archive, and which one;
+ * and whether they start with a short classpath, the cluster's jars added once registered.
+ */
 final class StartupArchives {
 
   private static final Logger LOG = LoggerFactory.getLogger(StartupArchives.class);
@@ -22,6 +25,20 @@ final class StartupArchives {
       "SharedClassListFile", "DumpLoadedClassList", "UseSharedSpaces", "AutoCreateSharedArchive");
 
   private StartupArchives() {}
+
+  /** Our jar's name in the executors' directory, to run as their classpath agent; empty: off. */
+  static Optional<String> classPathAgent(ElasticConf elastic) {
+    if (!elastic.get(ExecutorKeys.STARTUP_CLASS_PATH_ENABLED)) {
+      LOG.info("Executors start with the whole classpath: {} is false", ExecutorKeys.STARTUP_CLASS_PATH_ENABLED.name());
+      return Optional.empty();
+    }
+    if (elastic.getOptional(ExecutorKeys.EXTRA_CLASS_PATH).filter(s -> !s.isBlank()).isPresent()) {
+      // The user's entries were promised the first place, for classes a task or logging may look up at once.
+      LOG.info("Executors start with the whole classpath: {} is set", ExecutorKeys.EXTRA_CLASS_PATH.name());
+      return Optional.empty();
+    }
+    return Optional.of(AmFiles.APP_JAR);
+  }
 
   /**
    * @param appJar our jar as this container localized it: the executors' copy has the same content,

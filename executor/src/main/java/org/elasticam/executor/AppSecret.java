@@ -1,12 +1,7 @@
 package org.elasticam.executor;
 
-import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import org.apache.hadoop.io.Text;
-import org.apache.hadoop.security.Credentials;
 import org.elasticam.rpc.AppSecretAuth;
 
 /**
@@ -16,11 +11,10 @@ import org.elasticam.rpc.AppSecretAuth;
  *
  * <p>The file is read directly rather than through {@code UserGroupInformation}: a UGI login costs
  * an executor about half a second of CPU at start-up (measured; BENCHMARKS.md), and the executor
- * needs nothing else from it.
+ * needs nothing else from it. Nor through Hadoop's {@code Credentials}: see {@link TokenStorageFile}.
  */
 public final class AppSecret {
 
-  public static final Text KEY = new Text(AppSecretAuth.CREDENTIALS_KEY);
   static final String TOKEN_FILE_ENV = "HADOOP_TOKEN_FILE_LOCATION";
 
   private AppSecret() {}
@@ -35,13 +29,10 @@ public final class AppSecret {
   }
 
   static byte[] read(Path file) throws IOException {
-    Credentials creds = new Credentials();
-    try (InputStream in = Files.newInputStream(file); DataInputStream data = new DataInputStream(in)) {
-      creds.readTokenStorageStream(data);
-    }
-    byte[] secret = creds.getSecretKey(KEY);
-    if (secret == null || secret.length == 0) {
-      throw new IOException("the container's credentials hold no application secret (" + KEY + ")");
+    byte[] secret = TokenStorageFile.secretKey(file, AppSecretAuth.CREDENTIALS_KEY).orElse(new byte[0]);
+    if (secret.length == 0) {
+      throw new IOException("the container's credentials hold no application secret (" + AppSecretAuth.CREDENTIALS_KEY
+          + ")");
     }
     return secret;
   }

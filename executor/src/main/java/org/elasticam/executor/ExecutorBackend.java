@@ -128,9 +128,10 @@ public final class ExecutorBackend {
 
   /** Polls the endpoint file until it names a driver other than the lost one; empty at the deadline. */
   private Optional<DriverEndpoint> awaitNewDriver(DriverEndpoint lost, long deadlineMs) throws InterruptedException {
+    StartupClassPath.complete(); // the file is read through Hadoop's FileSystem
     while (clock.nowMs() < deadlineMs) {
       try {
-        Optional<DriverEndpoint> e = DriverEndpoint.read(args.driverEndpointFile().get());
+        Optional<DriverEndpoint> e = DriverEndpointFile.read(args.driverEndpointFile().get());
         if (e.isPresent() && !e.get().equals(lost)) {
           return e;
         }
@@ -258,6 +259,7 @@ public final class ExecutorBackend {
     }
 
     private void takeTokens(com.google.protobuf.ByteString tokens) {
+      StartupClassPath.complete(); // through Hadoop's Credentials and UserGroupInformation
       try {
         LOG.info("Executor {} took {} new delegation token(s) from the driver", args.executorId(),
             DelegationTokens.take(tokens));

@@ -33,8 +33,9 @@ public final class ExecutorMain {
       long t0 = System.nanoTime();
       byte[] secret = AppSecret.fromCredentials();
       org.slf4j.LoggerFactory.getLogger(ExecutorMain.class).info("Executor {} starting in {} on {}; JVM up {} ms,"
-          + " credentials read in {} ms", args.executorId(), container, host,
-          java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime(), (System.nanoTime() - t0) / 1_000_000);
+          + " credentials read in {} ms; classpath: {}", args.executorId(), container, host,
+          java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime(), (System.nanoTime() - t0) / 1_000_000,
+          StartupClassPath.describe());
       phases.mark("credentials read");
       NodeStartupArchive startupArchive = NodeStartupArchive.ofThisJvm();
       startupArchive.logStart(args.executorId());
@@ -46,8 +47,12 @@ public final class ExecutorMain {
         phases.mark("shuffle ready");
         ExecutorBackend backend = new ExecutorBackend(args, host, container, secret, Clock.system(), scratch, shuffle)
             .withStartPhases(phases)
-            .onRegistered(() -> startupArchive.makeInBackground(args.executorId()));
+            .onRegistered(() -> {
+              completeClassPathInBackground();
+              startupArchive.makeInBackground(args.executorId());
+            });
         if (args.controlPlaneTls()) {
+          StartupClassPath.complete(); // the trust store's settings come through Hadoop's Configuration
           backend.withControlPlaneTls(org.elasticam.rpc.ControlPlaneTls.client(
               HadoopTls.clientTrust(new org.apache.hadoop.conf.Configuration())));
         }
@@ -59,6 +64,22 @@ public final class ExecutorMain {
       code = ExitCodes.INTERNAL;
     }
     System.exit(code);
+  }
+
+  /**
+   * The cluster's jars, added while the driver sends the first tasks; {@link TaskRunner#launch}
+   * waits for them. A daemon: an executor told to stop at once does not wait for it.
+   */
+  private static void completeClassPathInBackground() {
+    Thread t = new Thread(() -> {
+      int added = StartupClassPath.complete();
+      if (added > 0) {
+        org.slf4j.LoggerFactory.getLogger(ExecutorMain.class).debug("Classpath completed: {}",
+            StartupClassPath.describe());
+      }
+    }, "task-classpath");
+    t.setDaemon(true);
+    t.start();
   }
 
   private static String env(String name) {

@@ -64,6 +64,7 @@ final class TaskRunner implements AutoCloseable {
   }
 
   void launch(LaunchTask spec) {
+    StartupClassPath.complete(); // a task may need any of the cluster's classes
     Path scratch = scratchRoot.resolve("task-" + spec.getTaskId());
     RunningTask task = new RunningTask(spec, executorId, host, scratch, shuffle, shuffleMemoryBytes, commits);
     running.put(spec.getTaskId(), task);

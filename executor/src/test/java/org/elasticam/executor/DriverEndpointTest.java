@@ -33,12 +33,12 @@ class DriverEndpointTest {
   @Test
   void aMissingFileIsNoEndpointYetAndAnOversizedOneIsReadOnlyInPart() throws Exception {
     Path f = dir.resolve("am-endpoint");
-    assertTrue(DriverEndpoint.read(f.toUri()).isEmpty());
+    assertTrue(DriverEndpointFile.read(f.toUri()).isEmpty());
     Files.writeString(f, "");
-    assertTrue(DriverEndpoint.read(f.toUri()).isEmpty());
+    assertTrue(DriverEndpointFile.read(f.toUri()).isEmpty());
     Files.writeString(f, "x".repeat(1 << 20));
-    assertThrows(IllegalArgumentException.class, () -> DriverEndpoint.read(f.toUri()));
+    assertThrows(IllegalArgumentException.class, () -> DriverEndpointFile.read(f.toUri()));
     Files.writeString(f, "127.0.0.1:4242\ntrailing garbage");
-    assertEquals(new DriverEndpoint("127.0.0.1", 4242), DriverEndpoint.read(f.toUri()).orElseThrow());
+    assertEquals(new DriverEndpoint("127.0.0.1", 4242), DriverEndpointFile.read(f.toUri()).orElseThrow());
   }
 }

@@ -84,7 +84,7 @@ class RecoveryJournalTest {
     EndpointFile.publish(conf, dir(), "127.0.0.3", 4711);
     EndpointFile.publish(conf, dir(), "127.0.0.2", 4712);
     assertEquals("127.0.0.2:4712\n", Files.readString(staging.resolve(EndpointFile.NAME)));
-    assertEquals(org.elasticam.executor.DriverEndpoint.parse("127.0.0.2:4712"), org.elasticam.executor.DriverEndpoint
+    assertEquals(org.elasticam.executor.DriverEndpoint.parse("127.0.0.2:4712"), org.elasticam.executor.DriverEndpointFile
         .read(java.net.URI.create(EndpointFile.uri(conf, dir()))).orElseThrow());
   }
 }

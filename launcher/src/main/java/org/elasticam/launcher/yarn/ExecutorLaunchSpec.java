@@ -29,6 +29,9 @@ import org.apache.hadoop.yarn.api.records.LocalResource;
  *     literally; without {@code JAVA_HOME} among them executors run on the node's own Java
  * @param jvm the user's JVM options, classpath and library path for executors
  * @param startupArchive where executors find and leave the node's start-up archive; empty: off
+ * @param startupClassPathJar our jar's name in the container's directory, run as the agent that
+ *     holds the cluster's jars back until the executor registered; empty: the whole classpath from
+ *     the start
  */
 public record ExecutorLaunchSpec(
     String driverHost,
@@ -52,7 +55,8 @@ public record ExecutorLaunchSpec(
     boolean controlPlaneTls,
     Map<String, String> environment,
     JvmSettings jvm,
-    Optional<StartupArchive> startupArchive) {
+    Optional<StartupArchive> startupArchive,
+    Optional<String> startupClassPathJar) {
 
   public static final String EXECUTOR_MAIN = "org.elasticam.executor.ExecutorMain";
   /** The log4j configuration inside the app jar that containers log with. */
@@ -75,6 +79,6 @@ public record ExecutorLaunchSpec(
     return new ExecutorLaunchSpec(driverHost, driverPort, appId, cores, taskCpus, heapMb, heartbeatInterval,
         heartbeatTimeout, localResources, applicationClasspath, newTokens, serviceData, userJar, shuffleService,
         readLocalShuffleDirectly, shuffleClientConf, driverEndpointFile, reregisterTimeout, controlPlaneTls,
-        environment, jvm, startupArchive);
+        environment, jvm, startupArchive, startupClassPathJar);
   }
 }

@@ -33,6 +33,10 @@ public final class LaunchContexts {
    * cluster's Hadoop classpath, then the user's. No JAVA_HOME of ours: the AM's Java home need not
    * exist on another node, so executors get the node's (the NodeManager passes its own on, as
    * JAVA_HOME is in yarn.nodemanager.env-whitelist by default) unless the user names one.
+   *
+   * <p>With the start-up classpath, that whole classpath goes to {@link org.elasticam.conf.StartupClassPathEnv#TASK_CLASSPATH}
+   * and the JVM's CLASSPATH keeps only what is not a jar: the working directory, our jars in it, and
+   * the other directories (the cluster's configuration), which the agent cannot add later.
    */
   static Map<String, String> environment(ExecutorLaunchSpec spec) {
     Map<String, String> env = new HashMap<>();
@@ -46,6 +50,19 @@ public final class LaunchContexts {
       cp.add(ContainerCommand.literalEnvValue(own));
     }
     spec.jvm().addToEnvironment(env, cp, ApplicationConstants.CLASS_PATH_SEPARATOR);
+    if (spec.startupClassPathJar().isPresent()) {
+      String whole = env.get(Environment.CLASSPATH.name());
+      env.put(org.elasticam.conf.StartupClassPathEnv.TASK_CLASSPATH, whole);
+      List<String> atStart = new ArrayList<>(List.of(Environment.PWD.$$(), Environment.PWD.$$() + "/*"));
+      for (String entry : whole.split(java.util.regex.Pattern.quote(ApplicationConstants.CLASS_PATH_SEPARATOR)
+          + "|:")) {
+        if (!entry.isEmpty() && !entry.endsWith("*") && !entry.toLowerCase(java.util.Locale.ROOT).endsWith(".jar")
+            && !atStart.contains(entry)) {
+          atStart.add(entry);
+        }
+      }
+      env.put(Environment.CLASSPATH.name(), String.join(ApplicationConstants.CLASS_PATH_SEPARATOR, atStart));
+    }
     return env;
   }
 
@@ -61,6 +78,7 @@ public final class LaunchContexts {
     if (spec.startupArchive().isPresent()) {
       c.startupArchiveOption();
     }
+    spec.startupClassPathJar().ifPresent(jar -> c.expanded("-javaagent:" + Environment.PWD.$$() + "/" + jar));
     // The user's options after ours, so that they can change what we chose (the GC, say), but not the heap.
     spec.jvm().addOptions(c, Map.of("APP_ID", spec.appId(), "EXECUTOR_ID", String.valueOf(id.value())));
     c.expanded("-Djava.io.tmpdir=" + Environment.PWD.$$() + "/tmp")

@@ -19,7 +19,7 @@ class LaunchContextsTest {
     return new ExecutorLaunchSpec("am-host", 4242, "application_1_0001", 2, 1, 1024, Duration.ofSeconds(3),
         Duration.ofSeconds(60), Map.of(), List.of("/opt/hadoop/*", "/opt/hadoop/lib/*"), null, serviceData, userJar,
         serviceData.isEmpty() ? Optional.empty() : Optional.of("elasticam_shuffle"), true, Map.of(),
-        Optional.empty(), Duration.ofSeconds(60), false, Map.of(), JvmSettings.NONE, Optional.empty());
+        Optional.empty(), Duration.ofSeconds(60), false, Map.of(), JvmSettings.NONE, Optional.empty(), Optional.empty());
   }
 
   @Test
@@ -81,10 +81,35 @@ class LaunchContextsTest {
         base.applicationClasspath(), null, base.serviceData(), base.userJar(), base.shuffleService(),
         base.readLocalShuffleDirectly(), base.shuffleClientConf(), base.driverEndpointFile(), base.reregisterTimeout(),
         false, Map.of(), JvmSettings.NONE,
-        Optional.of(new StartupArchive(Optional.empty(), "0123456789abcdef", "__elasticam__.jar")));
+        Optional.of(new StartupArchive(Optional.empty(), "0123456789abcdef", "__elasticam__.jar")), Optional.empty());
     String cmd = LaunchContexts.command(with, new ExecutorId(1));
     assertTrue(cmd.indexOf("ELASTICAM_STARTUP_ARCHIVE") < cmd.indexOf("&& exec "), cmd);
     assertTrue(cmd.contains("-XX:+ExitOnOutOfMemoryError \\\"\\$s\\\" "), "the option the script chose: " + cmd);
+  }
+
+  @Test
+  void withTheStartupClassPathTheJvmStartsWithoutTheClustersJarsAndTheAgentGetsThemAll() {
+    ExecutorLaunchSpec base = spec(Optional.empty(), Map.of());
+    ExecutorLaunchSpec with = new ExecutorLaunchSpec(base.driverHost(), base.driverPort(), base.appId(), base.cores(),
+        base.taskCpus(), base.heapMb(), base.heartbeatInterval(), base.heartbeatTimeout(), base.localResources(),
+        List.of("{{HADOOP_CONF_DIR}}", "{{HADOOP_COMMON_HOME}}/share/hadoop/common/*", "/opt/x/one.jar", "/opt/y/Two.JAR"),
+        null, base.serviceData(), base.userJar(), base.shuffleService(), base.readLocalShuffleDirectly(),
+        base.shuffleClientConf(), base.driverEndpointFile(), base.reregisterTimeout(), false,
+        Map.of("CLASSPATH", "/opt/user/conf:/opt/user/lib.jar"), JvmSettings.NONE, Optional.empty(),
+        Optional.of("__elasticam__.jar"));
+    Map<String, String> env = LaunchContexts.environment(with);
+    assertEquals("{{PWD}}<CPS>{{PWD}}/*<CPS>{{HADOOP_CONF_DIR}}<CPS>{{HADOOP_COMMON_HOME}}/share/hadoop/common/*"
+        + "<CPS>/opt/x/one.jar<CPS>/opt/y/Two.JAR<CPS>/opt/user/conf:/opt/user/lib.jar",
+        env.get("ELASTICAM_TASK_CLASSPATH"), "the whole classpath, as it would have been");
+    assertEquals("{{PWD}}<CPS>{{PWD}}/*<CPS>{{HADOOP_CONF_DIR}}<CPS>/opt/user/conf", env.get("CLASSPATH"),
+        "our directory and jars, and the directories");
+    String cmd = LaunchContexts.command(with, new ExecutorId(1));
+    assertTrue(cmd.contains(" \\\"-javaagent:{{PWD}}/__elasticam__.jar\\\" "), cmd);
+    assertTrue(cmd.indexOf("-javaagent") < cmd.indexOf("org.elasticam.executor.ExecutorMain"), cmd);
+
+    Map<String, String> without = LaunchContexts.environment(base);
+    assertNull(without.get("ELASTICAM_TASK_CLASSPATH"));
+    assertTrue(!LaunchContexts.command(base, new ExecutorId(1)).contains("-javaagent"));
   }
 
   @Test
@@ -97,7 +122,7 @@ class LaunchContextsTest {
         Optional.of("hdfs://nn:8020/user/u/.elasticam/staging/application_1_0001/am-endpoint"), Duration.ofSeconds(45),
         true, Map.of("JAVA_HOME", "/opt/jdk 17", "TZ", "UTC"),
         JvmSettings.of("-XX:+UseSerialGC '-Dgreeting=hello world' -Xlog:gc:file=<LOG_DIR>/gc-{{EXECUTOR_ID}}.log",
-            "/opt/extra/lib/*:/opt/conf", "/opt/native"), Optional.empty());
+            "/opt/extra/lib/*:/opt/conf", "/opt/native"), Optional.empty(), Optional.empty());
     String cmd = LaunchContexts.command(spec, new ExecutorId(3));
     assertTrue(cmd.contains(" --shuffle-service elasticam_shuffle --shuffle-local-read fetch --shuffle-client-conf"
         + " elasticam.shuffle.client.maxBytesInFlight=64m,elasticam.shuffle.client.maxRetries=5 "), cmd);
