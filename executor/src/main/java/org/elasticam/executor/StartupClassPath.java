@@ -11,7 +11,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.function.Consumer;
 import java.util.jar.JarFile;
 
 /**
@@ -43,7 +42,8 @@ public final class StartupClassPath {
   private final List<Path> later;
   private final List<String> problems = new ArrayList<>();
   private final int early;
-  private boolean completed;
+  /** Written under the monitor; read without it first, as every task launch asks. */
+  private volatile boolean completed;
 
   private StartupClassPath(Instrumentation instrumentation, List<Path> jars) {
     this.instrumentation = instrumentation;
@@ -52,7 +52,7 @@ public final class StartupClassPath {
     for (Path jar : jars) {
       (neededAtStart(jar.getFileName().toString()) ? now : rest).add(jar);
     }
-    append(now, problems::add);
+    append(now);
     this.early = now.size();
     this.later = rest;
   }
@@ -76,14 +76,14 @@ public final class StartupClassPath {
    */
   public static int complete() {
     StartupClassPath s = installed;
-    if (s == null) {
+    if (s == null || s.completed) {
       return 0;
     }
     synchronized (s) {
       if (s.completed) {
         return 0;
       }
-      s.append(s.later, s.problems::add);
+      s.append(s.later);
       s.completed = true;
       return s.later.size();
     }
@@ -105,13 +105,13 @@ public final class StartupClassPath {
     }
   }
 
-  private void append(List<Path> jars, Consumer<String> problem) {
+  private void append(List<Path> jars) {
     for (Path jar : jars) {
       try {
         // The loader keeps the file open from here on, as it would for a jar on the classpath.
         instrumentation.appendToSystemClassLoaderSearch(new JarFile(jar.toFile()));
       } catch (IOException | RuntimeException e) {
-        problem.accept(jar + ": " + e.getMessage());
+        problems.add(jar + ": " + e.getMessage());
       }
     }
   }
