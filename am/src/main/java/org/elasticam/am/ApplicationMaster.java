@@ -471,6 +471,7 @@ public final class ApplicationMaster {
         service ? Optional.of(serviceName) : Optional.empty(), elastic.get(ShuffleKeys.READ_LOCAL_DIRECTLY),
         shuffleClientConf(), restarts.recoverable() ? Optional.of(EndpointFile.uri(conf, env.staging()))
             : Optional.empty(), elastic.get(ExecutorKeys.REREGISTER_TIMEOUT), elastic.get(YarnKeys.AM_SSL_ENABLED),
+        elastic.get(ExecutorKeys.CONTROL_PLANE_TRANSPORT) == ExecutorKeys.ControlPlaneTransport.OKHTTP,
         conf.getPropsWithPrefix(EnvironmentKeys.EXECUTOR_ENV_PREFIX),
         JvmSettings.of(elastic.getOptional(ExecutorKeys.EXTRA_JAVA_OPTIONS).orElse(null),
             elastic.getOptional(ExecutorKeys.EXTRA_CLASS_PATH).orElse(null),

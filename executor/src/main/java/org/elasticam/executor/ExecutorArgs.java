@@ -12,7 +12,8 @@ import java.util.Optional;
  * {@code --driver host:port --executor-id N --app-id A --cores C --task-cpus T
  * --heartbeat-ms H --heartbeat-timeout-ms X [--user-jar path] [--shuffle-service name]
  * [--shuffle-local-read direct|fetch] [--shuffle-client-conf key=value,...]
- * [--driver-endpoint-file uri --reregister-timeout-ms N] [--control-plane tls|plain]}.
+ * [--driver-endpoint-file uri --reregister-timeout-ms N] [--control-plane tls|plain]
+ * [--control-plane-transport okhttp|netty]}.
  *
  * @param shuffleService the NodeManager's shuffle service to register with; empty: serve our own output
  * @param readLocalShuffleDirectly read blocks on this node from the files instead of fetching them
@@ -21,11 +22,12 @@ import java.util.Optional;
  *     is the end (the application has one AM attempt)
  * @param reregisterTimeout how long to look for a new AM after losing the driver
  * @param controlPlaneTls the driver serves TLS: check its certificate with Hadoop's ssl-client.xml
+ * @param okHttpControlPlane dial a plaintext driver with gRPC's OkHttp transport instead of Netty's
  */
 public record ExecutorArgs(String driverHost, int driverPort, int executorId, String appId, int cores, int taskCpus,
     Duration heartbeatInterval, Duration heartbeatTimeout, Optional<String> userJar, Optional<String> shuffleService,
     boolean readLocalShuffleDirectly, Map<String, String> shuffleClientConf, Optional<URI> driverEndpointFile,
-    Duration reregisterTimeout, boolean controlPlaneTls) {
+    Duration reregisterTimeout, boolean controlPlaneTls, boolean okHttpControlPlane) {
 
   /** @throws IllegalArgumentException naming the bad or missing argument */
   public static ExecutorArgs parse(String[] args) {
@@ -50,7 +52,8 @@ public record ExecutorArgs(String driverHost, int driverPort, int executorId, St
         localRead(m.getOrDefault("shuffle-local-read", "direct")), keyValues(m.getOrDefault("shuffle-client-conf", "")),
         Optional.ofNullable(m.get("driver-endpoint-file")).map(ExecutorArgs::uriOf),
         Duration.ofMillis(intOf(m.getOrDefault("reregister-timeout-ms", "60000"), "--reregister-timeout-ms")),
-        controlPlaneTls(m.getOrDefault("control-plane", "plain")));
+        controlPlaneTls(m.getOrDefault("control-plane", "plain")),
+        okHttp(m.getOrDefault("control-plane-transport", "netty")));
   }
 
   private static URI uriOf(String s) {
@@ -86,6 +89,14 @@ public record ExecutorArgs(String driverHost, int driverPort, int executorId, St
       case "tls" -> true;
       case "plain" -> false;
       default -> throw new IllegalArgumentException("--control-plane must be tls or plain, got '" + v + "'");
+    };
+  }
+
+  private static boolean okHttp(String v) {
+    return switch (v) {
+      case "okhttp" -> true;
+      case "netty" -> false;
+      default -> throw new IllegalArgumentException("--control-plane-transport must be okhttp or netty, got '" + v + "'");
     };
   }
 

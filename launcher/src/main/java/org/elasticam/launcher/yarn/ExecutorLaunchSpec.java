@@ -25,6 +25,7 @@ import org.apache.hadoop.yarn.api.records.LocalResource;
  *     set when the application may have another attempt, so executors outlive an AM restart
  * @param reregisterTimeout how long an executor that lost the driver looks for a new AM
  * @param controlPlaneTls the AM's control plane serves TLS
+ * @param okHttpControlPlane executors dial a plaintext control plane with gRPC's OkHttp transport
  * @param environment the user's variables for executors ({@code elasticam.executorEnv.*}), taken
  *     literally; without {@code JAVA_HOME} among them executors run on the node's own Java
  * @param jvm the user's JVM options, classpath and library path for executors
@@ -53,6 +54,7 @@ public record ExecutorLaunchSpec(
     Optional<String> driverEndpointFile,
     Duration reregisterTimeout,
     boolean controlPlaneTls,
+    boolean okHttpControlPlane,
     Map<String, String> environment,
     JvmSettings jvm,
     Optional<StartupArchive> startupArchive,
@@ -79,6 +81,6 @@ public record ExecutorLaunchSpec(
     return new ExecutorLaunchSpec(driverHost, driverPort, appId, cores, taskCpus, heapMb, heartbeatInterval,
         heartbeatTimeout, localResources, applicationClasspath, newTokens, serviceData, userJar, shuffleService,
         readLocalShuffleDirectly, shuffleClientConf, driverEndpointFile, reregisterTimeout, controlPlaneTls,
-        environment, jvm, startupArchive, startupClassPathJar);
+        okHttpControlPlane, environment, jvm, startupArchive, startupClassPathJar);
   }
 }

@@ -108,6 +108,8 @@ public final class LaunchContexts {
     });
     if (spec.controlPlaneTls()) {
       c.option("--control-plane", "tls");
+    } else if (spec.okHttpControlPlane()) {
+      c.option("--control-plane-transport", "okhttp");
     }
     return c.redirect("1>", ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stdout")
         .redirect("2>", ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stderr")

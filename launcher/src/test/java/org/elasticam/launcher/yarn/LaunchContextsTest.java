@@ -19,7 +19,8 @@ class LaunchContextsTest {
     return new ExecutorLaunchSpec("am-host", 4242, "application_1_0001", 2, 1, 1024, Duration.ofSeconds(3),
         Duration.ofSeconds(60), Map.of(), List.of("/opt/hadoop/*", "/opt/hadoop/lib/*"), null, serviceData, userJar,
         serviceData.isEmpty() ? Optional.empty() : Optional.of("elasticam_shuffle"), true, Map.of(),
-        Optional.empty(), Duration.ofSeconds(60), false, Map.of(), JvmSettings.NONE, Optional.empty(), Optional.empty());
+        Optional.empty(), Duration.ofSeconds(60), false, true, Map.of(), JvmSettings.NONE, Optional.empty(),
+        Optional.empty());
   }
 
   @Test
@@ -29,7 +30,8 @@ class LaunchContextsTest {
     assertTrue(cmd.contains(" 2>>\\\"<LOG_DIR>/stderr\\\" 1>&2 && exec \\\"{{JAVA_HOME}}/bin/java\\\" -Xmx1024m"), cmd);
     assertTrue(cmd.contains(" org.elasticam.executor.ExecutorMain --driver am-host:4242 --executor-id 7"
         + " --app-id application_1_0001 --cores 2 --task-cpus 1 --heartbeat-ms 3000 --heartbeat-timeout-ms 60000"
-        + " --user-jar __user__.jar --shuffle-local-read direct 1>\\\"<LOG_DIR>/stdout\\\" 2>\\\"<LOG_DIR>/stderr\\\""), cmd);
+        + " --user-jar __user__.jar --shuffle-local-read direct --control-plane-transport okhttp"
+        + " 1>\\\"<LOG_DIR>/stdout\\\" 2>\\\"<LOG_DIR>/stderr\\\""), cmd);
   }
 
   @Test
@@ -80,7 +82,7 @@ class LaunchContextsTest {
         base.taskCpus(), base.heapMb(), base.heartbeatInterval(), base.heartbeatTimeout(), base.localResources(),
         base.applicationClasspath(), null, base.serviceData(), base.userJar(), base.shuffleService(),
         base.readLocalShuffleDirectly(), base.shuffleClientConf(), base.driverEndpointFile(), base.reregisterTimeout(),
-        false, Map.of(), JvmSettings.NONE,
+        false, base.okHttpControlPlane(), Map.of(), JvmSettings.NONE,
         Optional.of(new StartupArchive(Optional.empty(), "0123456789abcdef", "__elasticam__.jar")), Optional.empty());
     String cmd = LaunchContexts.command(with, new ExecutorId(1));
     assertTrue(cmd.indexOf("ELASTICAM_STARTUP_ARCHIVE") < cmd.indexOf("&& exec "), cmd);
@@ -95,7 +97,7 @@ class LaunchContextsTest {
         List.of("{{HADOOP_CONF_DIR}}", "{{HADOOP_COMMON_HOME}}/share/hadoop/common/*", "/opt/x/one.jar", "/opt/y/Two.JAR"),
         null, base.serviceData(), base.userJar(), base.shuffleService(), base.readLocalShuffleDirectly(),
         base.shuffleClientConf(), base.driverEndpointFile(), base.reregisterTimeout(), false,
-        Map.of("CLASSPATH", "/opt/user/conf:/opt/user/lib.jar"), JvmSettings.NONE, Optional.empty(),
+        base.okHttpControlPlane(), Map.of("CLASSPATH", "/opt/user/conf:/opt/user/lib.jar"), JvmSettings.NONE, Optional.empty(),
         Optional.of("__elasticam__.jar"));
     Map<String, String> env = LaunchContexts.environment(with);
     assertEquals("{{PWD}}<CPS>{{PWD}}/*<CPS>{{HADOOP_CONF_DIR}}<CPS>{{HADOOP_COMMON_HOME}}/share/hadoop/common/*"
@@ -120,7 +122,7 @@ class LaunchContextsTest {
         base.applicationClasspath(), null, base.serviceData(), Optional.empty(), Optional.of("elasticam_shuffle"), false,
         Map.of("elasticam.shuffle.client.maxRetries", "5", "elasticam.shuffle.client.maxBytesInFlight", "64m"),
         Optional.of("hdfs://nn:8020/user/u/.elasticam/staging/application_1_0001/am-endpoint"), Duration.ofSeconds(45),
-        true, Map.of("JAVA_HOME", "/opt/jdk 17", "TZ", "UTC"),
+        true, true, Map.of("JAVA_HOME", "/opt/jdk 17", "TZ", "UTC"),
         JvmSettings.of("-XX:+UseSerialGC '-Dgreeting=hello world' -Xlog:gc:file=<LOG_DIR>/gc-{{EXECUTOR_ID}}.log",
             "/opt/extra/lib/*:/opt/conf", "/opt/native"), Optional.empty(), Optional.empty());
     String cmd = LaunchContexts.command(spec, new ExecutorId(3));
@@ -129,7 +131,8 @@ class LaunchContextsTest {
     // With another AM attempt possible, the executor learns where the next one will say it is.
     assertTrue(cmd.contains(" --driver-endpoint-file hdfs://nn:8020/user/u/.elasticam/staging/application_1_0001/"
         + "am-endpoint --reregister-timeout-ms 45000 "), cmd);
-    assertTrue(cmd.contains(" --control-plane tls 1>"), "the AM serves TLS: " + cmd);
+    assertTrue(cmd.contains(" --control-plane tls 1>"), "the AM serves TLS, dialled with Netty: " + cmd);
+    assertTrue(!cmd.contains("--control-plane-transport"), "OkHttp only for a plaintext control plane: " + cmd);
     Map<String, String> env = LaunchContexts.environment(spec);
     assertEquals("/opt/jdk 17", env.get("JAVA_HOME"), "the user's variables, taken literally");
     assertEquals("UTC", env.get("TZ"));
