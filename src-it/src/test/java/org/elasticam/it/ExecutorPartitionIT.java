@@ -130,7 +130,8 @@ class ExecutorPartitionIT {
         assertTrue(Long.parseLong(silence.group(1)) > HEARTBEAT_TIMEOUT_MS, "lost before the timeout: " + r);
       }
     }
-    // The last heartbeat before the cut may have left up to one interval before it.
+    // The last heartbeat before the cut may have left up to one interval before it; the removal is
+    // written when YARN reports the container's exit, the AM's next ResourceManager heartbeat after the loss.
     assertTrue(lostAfterMs >= HEARTBEAT_TIMEOUT_MS - HEARTBEAT_INTERVAL_MS && lostAfterMs < HEARTBEAT_TIMEOUT_MS + 5_000,
         "lost " + lostAfterMs + " ms after the cut");
     for (JsonNode t : ItCluster.ofType(events, "task_end")) {
