@@ -146,11 +146,8 @@ public final class ExecutorBackend {
   /** One connection to one driver, from Register to its end. */
   private End connect(DriverEndpoint endpoint, TaskLoader loader, ScheduledExecutorService timer, boolean reattach)
       throws InterruptedException {
-    // OkHttp: about 500 classes fewer than Netty's on the way to registration (BENCHMARKS.md, issue 26).
-    io.grpc.ManagedChannelBuilder<?> builder = controlPlaneTls == null && args.okHttpControlPlane()
-        ? ControlPlaneChannels.plaintextOkHttp(endpoint.host(), endpoint.port())
-        : ControlPlaneChannels.builder(endpoint.host(), endpoint.port(), controlPlaneTls);
-    ManagedChannel channel = builder
+    ManagedChannel channel = ControlPlaneChannels.executorBuilder(endpoint.host(), endpoint.port(), controlPlaneTls,
+            args.okHttpControlPlane())
         .keepAliveTime(20, TimeUnit.SECONDS)
         .keepAliveTimeout(10, TimeUnit.SECONDS)
         .build();

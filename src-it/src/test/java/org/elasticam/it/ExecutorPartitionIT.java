@@ -15,6 +15,8 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.elasticam.embedded.TcpProxy;
 import org.junit.jupiter.api.AfterAll;
@@ -36,6 +38,7 @@ class ExecutorPartitionIT {
 
   private static final long HEARTBEAT_TIMEOUT_MS = 8_000;
   private static final long HEARTBEAT_INTERVAL_MS = 1_000;
+  private static final Pattern SILENCE = Pattern.compile("no heartbeat for (\\d+) ms");
 
   private static ItCluster it;
   private final AtomicReference<InetSocketAddress> am = new AtomicReference<>();
@@ -124,8 +127,7 @@ class ExecutorPartitionIT {
         .filter(r -> r.get("reason").asText().contains("no heartbeat for")).count();
     assertEquals(cutOff.size(), releasedForSilence, "each container released names the silence");
     for (JsonNode r : ItCluster.ofType(events, "container_released")) {
-      java.util.regex.Matcher silence = java.util.regex.Pattern.compile("no heartbeat for (\\d+) ms")
-          .matcher(r.get("reason").asText());
+      Matcher silence = SILENCE.matcher(r.get("reason").asText());
       if (silence.find()) {
         assertTrue(Long.parseLong(silence.group(1)) > HEARTBEAT_TIMEOUT_MS, "lost before the timeout: " + r);
       }

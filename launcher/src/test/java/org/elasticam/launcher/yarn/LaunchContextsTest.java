@@ -97,8 +97,8 @@ class LaunchContextsTest {
         List.of("{{HADOOP_CONF_DIR}}", "{{HADOOP_COMMON_HOME}}/share/hadoop/common/*", "/opt/x/one.jar", "/opt/y/Two.JAR"),
         null, base.serviceData(), base.userJar(), base.shuffleService(), base.readLocalShuffleDirectly(),
         base.shuffleClientConf(), base.driverEndpointFile(), base.reregisterTimeout(), false,
-        base.okHttpControlPlane(), Map.of("CLASSPATH", "/opt/user/conf:/opt/user/lib.jar"), JvmSettings.NONE, Optional.empty(),
-        Optional.of("__elasticam__.jar"));
+        base.okHttpControlPlane(), Map.of("CLASSPATH", "/opt/user/conf:/opt/user/lib.jar"), JvmSettings.NONE,
+        Optional.empty(), Optional.of("__elasticam__.jar"));
     Map<String, String> env = LaunchContexts.environment(with);
     assertEquals("{{PWD}}<CPS>{{PWD}}/*<CPS>{{HADOOP_CONF_DIR}}<CPS>{{HADOOP_COMMON_HOME}}/share/hadoop/common/*"
         + "<CPS>/opt/x/one.jar<CPS>/opt/y/Two.JAR<CPS>/opt/user/conf:/opt/user/lib.jar",
