@@ -344,8 +344,9 @@ public final class ApplicationMaster {
     if (restart.journal() != null) {
       publishEndpoint(amHost, rpcPort);
     }
-    hb[0] = new Heartbeater(amClient, loop, allocator, engine, amEvents.metrics(), elastic.initialAllocationInterval(),
-        elastic.get(YarnKeys.HEARTBEAT_INTERVAL), done::complete, tookMs -> loop.execute(() -> {
+    hb[0] = new Heartbeater(amClient, loop, allocator, engine, amEvents.metrics(),
+        org.elasticam.allocator.HeartbeatSchedule.Intervals.of(elastic),
+        done::complete, tookMs -> loop.execute(() -> {
           LOG.warn("Re-registered with the ResourceManager (it restarted or failed over; that heartbeat took {} ms);"
               + " requests and exclusions were sent again", tookMs);
           events.write(Event.RM_RESYNCED, ALLOCATE_MS, tookMs);

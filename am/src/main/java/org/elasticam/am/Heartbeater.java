@@ -1,6 +1,5 @@
 package org.elasticam.am;
 
-import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -9,6 +8,7 @@ import org.apache.hadoop.yarn.api.records.AMCommand;
 import org.apache.hadoop.yarn.client.api.AMRMClient;
 import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
 import org.apache.hadoop.yarn.exceptions.ApplicationAttemptNotFoundException;
+import org.elasticam.allocator.HeartbeatSchedule;
 import org.elasticam.engine.job.JobEngine;
 import org.elasticam.am.metrics.AmMetrics;
 import org.elasticam.engine.job.Outcome;
@@ -21,14 +21,14 @@ import org.slf4j.LoggerFactory;
 /**
  * The heartbeat to the ResourceManager, on its own thread so a slow or failing-over RM never
  * stalls the event loop: the loop prepares the request table, this thread calls {@code allocate},
- * and the loop handles the response. While requests are pending, or the target lacks executors
- * (one died, and its completion just arrived), it heartbeats at the initial allocation interval,
- * doubling up to the heartbeat interval; a target change wakes it at once. Waiting out the full
- * interval after a completion delayed a dead executor's replacement by up to that interval.
+ * and the loop handles the response. When it heartbeats is {@link HeartbeatSchedule}'s: while
+ * requests are pending, or the target lacks executors (one died, and its completion just arrived),
+ * quickly, backing off up to the heartbeat interval; a target change wakes it at once. Waiting out
+ * the full interval after a completion delayed a dead executor's replacement by up to that interval.
  *
  * <p>Why a synchronous AMRMClient on our own thread rather than AMRMClientAsync: the async client
  * heartbeats at one fixed interval and hands responses to its own callback thread; we want the
- * doubling schedule, the early wake-up, and the response applied on our loop, in order.
+ * schedule, the early wake-up, and the response applied on our loop, in order.
  */
 final class Heartbeater implements Runnable {
 
@@ -40,8 +40,7 @@ final class Heartbeater implements Runnable {
   private final YarnAllocator allocator;
   private final JobEngine engine;
   private final AmMetrics metrics;
-  private final long initialMs;
-  private final long intervalMs;
+  private final HeartbeatSchedule schedule;
   private final Consumer<Outcome> fail;
   private final java.util.function.LongConsumer resynced;
   private final Clock clock;
@@ -51,7 +50,7 @@ final class Heartbeater implements Runnable {
   private Thread thread;
 
   Heartbeater(AMRMClient<ContainerRequest> client, AmLoop loop, YarnAllocator allocator, JobEngine engine,
-      AmMetrics metrics, Duration initial, Duration interval, Consumer<Outcome> fail,
+      AmMetrics metrics, HeartbeatSchedule.Intervals intervals, Consumer<Outcome> fail,
       java.util.function.LongConsumer resynced, Clock clock) {
     this.resynced = resynced;
     this.clock = clock;
@@ -60,8 +59,7 @@ final class Heartbeater implements Runnable {
     this.allocator = allocator;
     this.engine = engine;
     this.metrics = metrics;
-    this.initialMs = initial.toMillis();
-    this.intervalMs = interval.toMillis();
+    this.schedule = new HeartbeatSchedule(intervals);
     this.fail = fail;
   }
 
@@ -78,7 +76,6 @@ final class Heartbeater implements Runnable {
 
   @Override
   public void run() {
-    long next = initialMs;
     int failures = 0;
     while (!stopped) {
       try {
@@ -103,12 +100,11 @@ final class Heartbeater implements Runnable {
       } catch (Exception e) {
         return;
       }
-      long sleep = pending ? Math.min(next, intervalMs) : intervalMs;
-      next = pending ? Math.min(next * 2, intervalMs) : initialMs;
+      long sleep = schedule.sleepAfterHeartbeat(pending);
       try {
         if (wake.tryAcquire(sleep, TimeUnit.MILLISECONDS)) {
           wake.drainPermits();
-          next = initialMs;
+          schedule.restart();
         }
       } catch (InterruptedException e) {
         return;

@@ -148,13 +148,6 @@ public final class ElasticConf {
     });
   }
 
-  /** The heartbeat while requests are pending starts here: the smaller of the two intervals. */
-  public Duration initialAllocationInterval() {
-    Duration initial = get(YarnKeys.INITIAL_ALLOCATION_INTERVAL);
-    Duration heartbeat = get(YarnKeys.HEARTBEAT_INTERVAL);
-    return initial.compareTo(heartbeat) <= 0 ? initial : heartbeat;
-  }
-
   /** Memory overhead of an executor container: explicit key, else max(factor x memory, 384 MiB). */
   public ByteSize executorMemoryOverhead() {
     return memoryOverhead(get(ExecutorKeys.MEMORY));

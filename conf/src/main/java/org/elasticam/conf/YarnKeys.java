@@ -87,6 +87,16 @@ public final class YarnKeys {
           .doc("First heartbeat interval while requests are pending, doubling up to heartbeat.interval.")
           .build();
 
+  public static final ConfigKey<Duration> INITIAL_ALLOCATION_FIRST_POLLS =
+      key(P + "initialAllocation.firstPolls", ValueType.MILLIS)
+          .defaultValue(Duration.ofMillis(50))
+          .check(Durations::isPositive, "must be > 0")
+          .doc("Heartbeats this far apart within the first initialAllocation.interval after the target changes,"
+              + " so that grants the ResourceManager makes within milliseconds reach the AM as soon; the"
+              + " heartbeats after it are the doubling schedule's. At most interval / firstPolls - 1 more"
+              + " allocate calls per target change. Set it to initialAllocation.interval for Spark's schedule.")
+          .build();
+
   public static final ConfigKey<Integer> LAUNCHER_THREADS = key(P + "containerLauncherMaxThreads", ValueType.INT)
       .defaultValue(25)
       .check(v -> v >= 1, "must be >= 1")

@@ -23,7 +23,8 @@ class ElasticConfTest {
     assertFalse(conf.get(ShuffleKeys.SERVICE_ENABLED));
     assertEquals(25, conf.get(YarnKeys.LAUNCHER_THREADS));
     assertEquals(Duration.ofSeconds(3), conf.get(YarnKeys.HEARTBEAT_INTERVAL));
-    assertEquals(Duration.ofMillis(200), conf.initialAllocationInterval());
+    assertEquals(Duration.ofMillis(200), conf.get(YarnKeys.INITIAL_ALLOCATION_INTERVAL));
+    assertEquals(Duration.ofMillis(50), conf.get(YarnKeys.INITIAL_ALLOCATION_FIRST_POLLS));
     assertEquals(Duration.ofSeconds(3), conf.get(ExecutorKeys.LOCALITY_WAIT));
     assertEquals(4, conf.get(ExecutorKeys.TASK_MAX_FAILURES));
     assertTrue(conf.getOptional(ExecutorKeys.INSTANCES).isEmpty());
@@ -37,12 +38,6 @@ class ElasticConfTest {
     assertEquals(Duration.ofMillis(300), ElasticConf.of(Map.of(
         "elasticam.dynamicAllocation.schedulerBacklogTimeout", "5",
         "elasticam.dynamicAllocation.sustainedSchedulerBacklogTimeout", "300ms")).sustainedBacklogTimeout());
-  }
-
-  @Test
-  void initialAllocationIntervalIsTheSmallerOfTheTwo() {
-    assertEquals(Duration.ofMillis(100), ElasticConf.of(Map.of(
-        "elasticam.yarn.heartbeat.interval", "100ms")).initialAllocationInterval());
   }
 
   @Test

@@ -61,7 +61,7 @@ final class PolicyRun {
     this.allocator = new SimAllocator(new ExecutorAllocator(AllocatorSettings.from(config.conf())), rm, hosts, time,
         log, metrics);
     this.heartbeat = new SimHeartbeater(time, allocator::heartbeat, allocator::wantsContainers,
-        p.initialIntervalMs(), p.heartbeatMs());
+        p.heartbeat());
     SimExecutors executors = new SimExecutors(time, p, config.executorCores(), allocator);
     allocator.attach(executors);
     this.scheduler = new TaskScheduler(config.conf().get(ExecutorKeys.TASK_MAX_FAILURES),

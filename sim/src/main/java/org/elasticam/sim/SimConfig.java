@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.elasticam.allocator.HeartbeatSchedule;
 import java.util.TreeMap;
 import org.elasticam.conf.ConfigException;
 import org.elasticam.conf.ConfigProblem;
@@ -51,8 +52,7 @@ record SimConfig(ElasticConf conf, SimParams params) {
       }
     }
     long heartbeat = heartbeatMs != null ? heartbeatMs : conf.get(YarnKeys.HEARTBEAT_INTERVAL).toMillis();
-    long initial = conf.get(YarnKeys.INITIAL_ALLOCATION_INTERVAL).toMillis();
-    return new SimConfig(conf, world.withHeartbeat(heartbeat, initial));
+    return new SimConfig(conf, world.withHeartbeat(HeartbeatSchedule.Intervals.of(conf, heartbeat)));
   }
 
   /** The defaults, with optional overrides; for tests. */

@@ -1,20 +1,18 @@
 package org.elasticam.sim;
 
 import java.util.function.BooleanSupplier;
+import org.elasticam.allocator.HeartbeatSchedule;
 
 /**
- * The AM's heartbeat schedule, as its Heartbeater keeps it: while requests are pending or the
- * target lacks executors, the initial allocation interval doubling up to the heartbeat interval;
- * otherwise the heartbeat interval; a target change heartbeats at once and restarts the doubling.
+ * The AM's heartbeats on simulated time, as its Heartbeater makes them: when, from {@link
+ * HeartbeatSchedule}; a target change heartbeats at once and restarts the schedule.
  */
 final class SimHeartbeater {
 
   private final EventQueue time;
   private final Runnable heartbeat;
   private final BooleanSupplier requestsPending;
-  private final long initialMs;
-  private final long intervalMs;
-  private long nextMs;
+  private final HeartbeatSchedule schedule;
   /** Bumped by a wake-up, so the beat scheduled before it is dropped instead of doubling up. */
   private long generation;
 
@@ -22,14 +20,12 @@ final class SimHeartbeater {
    * @param heartbeat one heartbeat: reconcile, allocate, handle the response
    * @param requestsPending whether requests are pending after it, or the next heartbeat will make some
    */
-  SimHeartbeater(EventQueue time, Runnable heartbeat, BooleanSupplier requestsPending, long initialMs,
-      long intervalMs) {
+  SimHeartbeater(EventQueue time, Runnable heartbeat, BooleanSupplier requestsPending,
+      HeartbeatSchedule.Intervals intervals) {
     this.time = time;
     this.heartbeat = heartbeat;
     this.requestsPending = requestsPending;
-    this.initialMs = initialMs;
-    this.intervalMs = intervalMs;
-    this.nextMs = initialMs;
+    this.schedule = new HeartbeatSchedule(intervals);
   }
 
   /** The AM registered: the first heartbeat goes out at once. */
@@ -41,7 +37,7 @@ final class SimHeartbeater {
   /** The target changed: heartbeat now, and restart the fast schedule. */
   void wakeUp() {
     long g = ++generation;
-    nextMs = initialMs;
+    schedule.restart();
     time.after(0, () -> beat(g));
   }
 
@@ -50,9 +46,7 @@ final class SimHeartbeater {
       return;
     }
     heartbeat.run();
-    boolean pending = requestsPending.getAsBoolean();
-    long sleep = pending ? Math.min(nextMs, intervalMs) : intervalMs;
-    nextMs = pending ? Math.min(nextMs * 2, intervalMs) : initialMs;
+    long sleep = schedule.sleepAfterHeartbeat(requestsPending.getAsBoolean());
     time.after(sleep, () -> beat(g));
   }
 }

@@ -3,6 +3,7 @@ package org.elasticam.sim;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.elasticam.allocator.HeartbeatSchedule;
 
 /**
  * The simulated world: how fast the ResourceManager grants, how fast executors start, how big the
@@ -15,16 +16,15 @@ import java.util.Locale;
  *     the start takes {@code startMs * (1 + startContention * alreadyStarting)}
  * @param capacity the most containers the cluster gives the application at once; each host holds
  *     at most its share (capacity / hosts, rounded up)
- * @param heartbeatMs the AM's heartbeat while no request is pending
- * @param initialIntervalMs the AM's first heartbeat interval while requests are pending
+ * @param heartbeat when the AM heartbeats: while no request is pending, and while some are
  * @param hosts how many NodeManagers: {@code host-01}, {@code host-02}, …
  * @param timeScale multiplies the trace's durations and gaps
  * @param oneMachine every host shares one machine's cores, so executors starting on any host slow
  *     each other (the embedded cluster: all its NodeManagers run on one machine); otherwise only
  *     those on the same host do
  */
-record SimParams(long grantMs, long startMs, double startContention, int capacity, long heartbeatMs,
-    long initialIntervalMs, int hosts, double timeScale, boolean oneMachine) {
+record SimParams(long grantMs, long startMs, double startContention, int capacity, HeartbeatSchedule.Intervals heartbeat,
+    int hosts, double timeScale, boolean oneMachine) {
 
   static final long DEFAULT_GRANT_MS = 200;
   static final long DEFAULT_START_MS = 1000;
@@ -38,51 +38,58 @@ record SimParams(long grantMs, long startMs, double startContention, int capacit
     if (grantMs < 0 || startMs < 0 || !(startContention >= 0) || Double.isInfinite(startContention)) {
       throw new IllegalArgumentException("latencies and contention must be >= 0");
     }
-    if (capacity < 1 || hosts < 1 || heartbeatMs < 1 || initialIntervalMs < 1) {
-      throw new IllegalArgumentException("capacity, hosts and heartbeat intervals must be >= 1");
+    if (capacity < 1 || hosts < 1) {
+      throw new IllegalArgumentException("capacity and hosts must be >= 1");
     }
     if (!(timeScale > 0) || Double.isInfinite(timeScale)) {
       throw new IllegalArgumentException("time scale must be a positive finite number");
     }
   }
 
-  /** The defaults, with the AM's default heartbeat (3 s) and initial allocation interval (200 ms). */
+  /**
+   * The defaults, with the AM's default heartbeat schedule (3 s; 50 ms polls within the first
+   * 200 ms while requests are pending); {@link SimConfig} sets the configuration's.
+   */
   static SimParams defaults() {
-    return new SimParams(DEFAULT_GRANT_MS, DEFAULT_START_MS, DEFAULT_START_CONTENTION, DEFAULT_CAPACITY, 3000,
-        200, DEFAULT_HOSTS, 1.0, false);
+    return new SimParams(DEFAULT_GRANT_MS, DEFAULT_START_MS, DEFAULT_START_CONTENTION, DEFAULT_CAPACITY,
+        new HeartbeatSchedule.Intervals(50, 200, 3000), DEFAULT_HOSTS, 1.0, false);
+  }
+
+  /** The AM's heartbeat while no request is pending. */
+  long heartbeatMs() {
+    return heartbeat.intervalMs();
   }
 
   SimParams withGrantMs(long v) {
-    return new SimParams(v, startMs, startContention, capacity, heartbeatMs, initialIntervalMs, hosts, timeScale, oneMachine);
+    return new SimParams(v, startMs, startContention, capacity, heartbeat, hosts, timeScale, oneMachine);
   }
 
   SimParams withStartMs(long v) {
-    return new SimParams(grantMs, v, startContention, capacity, heartbeatMs, initialIntervalMs, hosts, timeScale, oneMachine);
+    return new SimParams(grantMs, v, startContention, capacity, heartbeat, hosts, timeScale, oneMachine);
   }
 
   SimParams withStartContention(double v) {
-    return new SimParams(grantMs, startMs, v, capacity, heartbeatMs, initialIntervalMs, hosts, timeScale, oneMachine);
+    return new SimParams(grantMs, startMs, v, capacity, heartbeat, hosts, timeScale, oneMachine);
   }
 
   SimParams withCapacity(int v) {
-    return new SimParams(grantMs, startMs, startContention, v, heartbeatMs, initialIntervalMs, hosts, timeScale, oneMachine);
+    return new SimParams(grantMs, startMs, startContention, v, heartbeat, hosts, timeScale, oneMachine);
   }
 
-  SimParams withHeartbeat(long heartbeat, long initial) {
-    return new SimParams(grantMs, startMs, startContention, capacity, heartbeat, Math.min(initial, heartbeat), hosts,
-        timeScale, oneMachine);
+  SimParams withHeartbeat(HeartbeatSchedule.Intervals v) {
+    return new SimParams(grantMs, startMs, startContention, capacity, v, hosts, timeScale, oneMachine);
   }
 
   SimParams withHosts(int v) {
-    return new SimParams(grantMs, startMs, startContention, capacity, heartbeatMs, initialIntervalMs, v, timeScale, oneMachine);
+    return new SimParams(grantMs, startMs, startContention, capacity, heartbeat, v, timeScale, oneMachine);
   }
 
   SimParams withTimeScale(double v) {
-    return new SimParams(grantMs, startMs, startContention, capacity, heartbeatMs, initialIntervalMs, hosts, v, oneMachine);
+    return new SimParams(grantMs, startMs, startContention, capacity, heartbeat, hosts, v, oneMachine);
   }
 
   SimParams withOneMachine(boolean v) {
-    return new SimParams(grantMs, startMs, startContention, capacity, heartbeatMs, initialIntervalMs, hosts, timeScale,
+    return new SimParams(grantMs, startMs, startContention, capacity, heartbeat, hosts, timeScale,
         v);
   }
 

@@ -150,7 +150,7 @@ public final class SimulateMain {
   /** The batch simulator's world for a streaming run: one definition of the cluster and its defaults. */
   static StreamingWorld streamingWorld(SimParams p) {
     return new StreamingWorld(p.grantMs(), p.startMs(), p.startContention(), p.capacity(), p.hosts(), p.oneMachine(),
-        p.heartbeatMs(), p.initialIntervalMs());
+        p.heartbeat());
   }
 
   /** {@code q72.trace.jsonl} → {@code q72}. */

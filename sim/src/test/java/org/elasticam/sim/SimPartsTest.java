@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.elasticam.allocator.HeartbeatSchedule;
 import org.elasticam.allocator.exit.ExitStatus;
 import org.elasticam.allocator.model.AskId;
 import org.elasticam.allocator.model.Grant;
@@ -65,25 +66,41 @@ class SimPartsTest {
   }
 
   /**
-   * Pending from the start: 0, then 200, 400, 800 ms apart; nothing pending from 1000: 3 s apart;
-   * a target change at 5000 heartbeats at once and restarts the doubling, dropping the 7400 beat.
+   * The heartbeats of a schedule in the simulator, until {@code count} were made: requests pending
+   * from the start, nothing pending from 1000 ms, a target change at 5000 ms.
    */
-  @Test
-  void theHeartbeatDoublesWhileRequestsArePending() {
+  private static List<Long> beats(HeartbeatSchedule.Intervals intervals, int count) {
     EventQueue q = new EventQueue();
     List<Long> beats = new ArrayList<>();
     boolean[] pending = {true};
-    SimHeartbeater hb = new SimHeartbeater(q, () -> beats.add(q.now()), () -> pending[0], 200, 3000);
+    SimHeartbeater hb = new SimHeartbeater(q, () -> beats.add(q.now()), () -> pending[0], intervals);
     hb.start();
     q.at(1000, () -> pending[0] = false);
     q.at(5000, () -> {
       pending[0] = true;
       hb.wakeUp();
     });
-    while (beats.size() < 10 && q.runNext()) {
+    while (beats.size() < count && q.runNext()) {
       // run
     }
-    assertEquals(List.of(0L, 200L, 600L, 1400L, 4400L, 5000L, 5200L, 5600L, 6400L, 8000L), beats);
+    return beats;
+  }
+
+  /**
+   * Pending from the start: 0, then 200, 400, 800 ms apart; nothing pending from 1000: 3 s apart;
+   * a target change at 5000 heartbeats at once and restarts the doubling, dropping the 7400 beat.
+   */
+  @Test
+  void theHeartbeatDoublesWhileRequestsArePending() {
+    assertEquals(List.of(0L, 200L, 600L, 1400L, 4400L, 5000L, 5200L, 5600L, 6400L, 8000L),
+        beats(HeartbeatSchedule.Intervals.spark(200, 3000), 10));
+  }
+
+  /** The AM's default: 50 ms apart within the first 200 ms, then the same doubling. */
+  @Test
+  void firstPollsComeBeforeTheDoublingAndAfterEachTargetChange() {
+    assertEquals(List.of(0L, 50L, 100L, 150L, 200L, 600L, 1400L, 4400L, 5000L, 5050L, 5100L, 5150L, 5200L),
+        beats(new HeartbeatSchedule.Intervals(50, 200, 3000), 13));
   }
 
   @Test

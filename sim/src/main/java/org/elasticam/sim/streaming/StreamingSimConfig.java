@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.elasticam.allocator.HeartbeatSchedule;
 import org.elasticam.allocator.streaming.StreamingSettings;
 import org.elasticam.conf.ConfigException;
 import org.elasticam.conf.ConfigKey;
@@ -58,10 +59,9 @@ record StreamingSimConfig(StreamingSettings settings, int slotsPerExecutor, Stre
     }
     warnings.addAll(warnings(a.conf()));
     long heartbeat = a.heartbeatMs() != null ? a.heartbeatMs() : conf.get(YarnKeys.HEARTBEAT_INTERVAL).toMillis();
-    long initial = conf.get(YarnKeys.INITIAL_ALLOCATION_INTERVAL).toMillis();
     try {
       return new StreamingSimConfig(StreamingSettings.from(conf, a.batchMs()), conf.tasksPerExecutor(),
-          a.world().withHeartbeat(heartbeat, initial));
+          a.world().withHeartbeat(HeartbeatSchedule.Intervals.of(conf, heartbeat)));
     } catch (IllegalArgumentException e) {
       throw new StreamingArgs.UsageException("invalid configuration: " + e.getMessage());
     }

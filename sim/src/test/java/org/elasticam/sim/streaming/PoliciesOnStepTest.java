@@ -1,5 +1,6 @@
 package org.elasticam.sim.streaming;
 
+import org.elasticam.allocator.HeartbeatSchedule;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,7 +30,7 @@ class PoliciesOnStepTest {
   private static final long B = 2000;
   private static final int MAX = 20;
   private static final long UP_MS = 300_000;
-  private static final StreamingWorld WORLD = new StreamingWorld(200, 1000, 0.1, 500, 20, false, 3000, 200);
+  private static final StreamingWorld WORLD = new StreamingWorld(200, 1000, 0.1, 500, 20, false, new HeartbeatSchedule.Intervals(50, 200, 3000));
 
   /** The policy, recording when it changed the target and to what. */
   private static final class Recording implements StreamingPolicy {

@@ -1,5 +1,6 @@
 package org.elasticam.sim.streaming;
 
+import org.elasticam.allocator.HeartbeatSchedule;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class StreamingSimTest {
 
   /** Grant 200 ms after the ask, start 1000 ms, no contention, 20 hosts. */
-  private static final StreamingWorld WORLD = new StreamingWorld(200, 1000, 0, 500, 20, false, 3000, 200);
+  private static final StreamingWorld WORLD = new StreamingWorld(200, 1000, 0, 500, 20, false, new HeartbeatSchedule.Intervals(50, 200, 3000));
 
   /**
    * A policy with a fixed target that records what it is told; {@code onTick} may return a decision
@@ -182,7 +183,7 @@ class StreamingSimTest {
   @Test
   void startsOnOneHostContend() {
     // One host, contention 0.5: the second start takes 1.5 s, the third 2 s.
-    StreamingWorld crowded = new StreamingWorld(200, 1000, 0.5, 500, 1, false, 3000, 200);
+    StreamingWorld crowded = new StreamingWorld(200, 1000, 0.5, 500, 1, false, new HeartbeatSchedule.Intervals(50, 200, 3000));
     FixedPolicy p = new FixedPolicy(3);
     StreamingSim.run(p, setup("const:1", 1000, 3, null, crowded));
     assertEquals(List.of("+1@1200", "+2@1700", "+3@2200"), p.events.stream().filter(e -> e.startsWith("+")).toList());
@@ -212,6 +213,7 @@ class StreamingSimTest {
     assertAll(
         () -> assertEquals(200, WORLD.grantDelayMs()),
         () -> assertEquals(0, WORLD.withGrantMs(0).grantDelayMs()),
+        () -> assertEquals(150, WORLD.withGrantMs(115).grantDelayMs()),
         () -> assertEquals(600, WORLD.withGrantMs(201).grantDelayMs()),
         () -> assertEquals(1400, WORLD.withGrantMs(700).grantDelayMs()),
         () -> assertEquals(6000, WORLD.withGrantMs(3500).grantDelayMs()));

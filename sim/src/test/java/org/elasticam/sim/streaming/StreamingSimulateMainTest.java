@@ -1,5 +1,6 @@
 package org.elasticam.sim.streaming;
 
+import org.elasticam.allocator.HeartbeatSchedule;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,7 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** {@code simulate --streaming}: its outputs, and one clear line with exit 2 for every kind of bad input. */
 class StreamingSimulateMainTest {
 
-  private static final StreamingWorld WORLD = new StreamingWorld(200, 1000, 0.1, 500, 20, false, 3000, 200);
+  private static final StreamingWorld WORLD = new StreamingWorld(200, 1000, 0.1, 500, 20, false, new HeartbeatSchedule.Intervals(50, 200, 3000));
   private static final String[] STEP = {"--streaming", "--batch-ms", "2000", "--rate", "step:100@0,300@5min,100@15min",
       "--work-per-record-us", "15000"};
 
