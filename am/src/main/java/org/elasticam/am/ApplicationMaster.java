@@ -207,13 +207,6 @@ public final class ApplicationMaster {
     AmLoop loop = run.loop();
     EventLog events = run.events();
     String amHost = env.amHost();
-    // Hadoop reads its default configuration files on the first resource and the first record it
-    // makes (resource types, record factory) and sets up its rack resolver on the first lookup, and
-    // the executors' files are looked up on the staging file system: about 60 ms of the AM's main
-    // thread and event loop between its registration and its first container request, done here
-    // beside the control plane's start and the registration instead.
-    java.util.concurrent.CompletableFuture<BeforeRegistration> prepared =
-        java.util.concurrent.CompletableFuture.supplyAsync(() -> prepareExecutors(amHost));
     JobPlan plan;
     try {
       plan = BuiltInJobs.plan(job, run.nodes().liveHosts(), conf);
@@ -248,12 +241,11 @@ public final class ApplicationMaster {
           PID, ProcessHandle.current().pid());
       return null;
     });
-    BeforeRegistration before = joinUnwrapped(prepared);
-    Resource resource = before.resource();
+    Resource resource = Resource.newInstance(elastic.executorContainerMebibytes(), elastic.get(ExecutorKeys.CORES));
     checkFits(resource, reg.getMaximumResourceCapability());
     String[] dial = executorsDial(amHost, grpc.getPort());
     ExecutorLaunchSpec spec = launchSpec(env.appId(), dial[0], Integer.parseInt(dial[1]), run.secret(),
-        before.staged(), archive.join());
+        archive.join());
     try (ExecutorLauncher launcher = clients.launcher(spec, elastic.get(YarnKeys.LAUNCHER_THREADS))) {
       tokens.passOnTo(launcher, loop, holder, events);
       YarnAllocator allocator = new YarnAllocator(amClient, launcher, loop,
@@ -463,42 +455,14 @@ public final class ApplicationMaster {
    * With the shuffle service on, every executor's container carries the application's shuffle key
    * (derived from its secret, so no NodeManager holds the secret itself) to the service.
    */
-  /** What the executors' containers need that does not wait for the registration. */
-  private record BeforeRegistration(Resource resource, StagingResources staged) {}
-
-  private BeforeRegistration prepareExecutors(String amHost) {
-    try {
-      Resource resource = Resource.newInstance(elastic.executorContainerMebibytes(), elastic.get(ExecutorKeys.CORES));
-      StagingResources staged = StagingResources.read(conf, env.staging(), env.appJar(),
-          job.kind() == JobSpec.Kind.USER);
-      org.apache.hadoop.yarn.util.RackResolver.resolve(conf, amHost);
-      return new BeforeRegistration(resource, staged);
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-  }
-
-  private static BeforeRegistration joinUnwrapped(java.util.concurrent.CompletableFuture<BeforeRegistration> f)
-      throws IOException {
-    try {
-      return f.join();
-    } catch (java.util.concurrent.CompletionException e) {
-      if (e.getCause() instanceof java.io.UncheckedIOException u) {
-        throw u.getCause();
-      }
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw e;
-    }
-  }
-
-  private ExecutorLaunchSpec launchSpec(String appId, String amHost, int port, byte[] secret, StagingResources staged,
+  private ExecutorLaunchSpec launchSpec(String appId, String amHost, int port, byte[] secret,
       Optional<org.elasticam.launcher.yarn.StartupArchive> archive) throws IOException {
     boolean service = elastic.get(ShuffleKeys.SERVICE_ENABLED);
     String serviceName = elastic.get(ShuffleKeys.SERVICE_NAME);
     Map<String, java.nio.ByteBuffer> serviceData = service ? Map.of(serviceName,
         new SecretEnvelope(RequestSigner.deriveShuffleSecret(secret), true).encode()) : Map.of();
+    StagingResources staged = StagingResources.read(conf, env.staging(), env.appJar(),
+        job.kind() == JobSpec.Kind.USER);
     return new ExecutorLaunchSpec(amHost, port, appId, elastic.get(ExecutorKeys.CORES),
         elastic.get(ExecutorKeys.TASK_CPUS), elastic.get(ExecutorKeys.MEMORY).mebibytes(),
         elastic.get(ExecutorKeys.HEARTBEAT_INTERVAL), elastic.get(ExecutorKeys.HEARTBEAT_TIMEOUT),
