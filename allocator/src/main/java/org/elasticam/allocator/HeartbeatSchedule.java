@@ -65,16 +65,12 @@ public final class HeartbeatSchedule {
     restart();
   }
 
-  public Intervals intervals() {
-    return intervals;
-  }
-
   /** The target changed: the caller heartbeats now, and the fast part of the schedule starts again. */
   public void restart() {
     sinceRestartMs = 0;
-    boolean firstPolls = intervals.firstPollsMs() < intervals.initialMs();
-    // With first polls the first gap is covered by them, so the doubling goes on from its second gap.
-    gapMs = Math.min(firstPolls ? 2 * intervals.initialMs() : intervals.initialMs(), intervals.intervalMs());
+    // The first gap is covered by the first polls (one poll when they are as long as it), so the
+    // doubling goes on from its second gap.
+    gapMs = Math.min(2 * intervals.initialMs(), intervals.intervalMs());
   }
 
   /**
@@ -88,7 +84,7 @@ public final class HeartbeatSchedule {
       return intervals.intervalMs();
     }
     long sleep;
-    if (sinceRestartMs < intervals.initialMs() && intervals.firstPollsMs() < intervals.initialMs()) {
+    if (sinceRestartMs < intervals.initialMs()) {
       sleep = Math.min(intervals.firstPollsMs(), intervals.initialMs() - sinceRestartMs);
     } else {
       sleep = gapMs;

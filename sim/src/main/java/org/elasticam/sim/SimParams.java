@@ -3,7 +3,9 @@ package org.elasticam.sim;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.elasticam.allocator.HeartbeatSchedule;
+import org.elasticam.conf.ElasticConf;
 
 /**
  * The simulated world: how fast the ResourceManager grants, how fast executors start, how big the
@@ -31,6 +33,8 @@ record SimParams(long grantMs, long startMs, double startContention, int capacit
   static final double DEFAULT_START_CONTENTION = 0.1;
   static final int DEFAULT_CAPACITY = 500;
   static final int DEFAULT_HOSTS = 20;
+  /** The AM's heartbeat schedule with the configuration's defaults. */
+  static final HeartbeatSchedule.Intervals DEFAULT_HEARTBEAT = HeartbeatSchedule.Intervals.of(ElasticConf.of(Map.of()));
   /** Every host's rack, as Hadoop's RackResolver names it on a cluster without a topology script. */
   static final String RACK = "/default-rack";
 
@@ -47,12 +51,12 @@ record SimParams(long grantMs, long startMs, double startContention, int capacit
   }
 
   /**
-   * The defaults, with the AM's default heartbeat schedule (3 s; 50 ms polls within the first
-   * 200 ms while requests are pending); {@link SimConfig} sets the configuration's.
+   * The defaults, with the AM's default heartbeat schedule; {@link SimConfig} sets the
+   * configuration's.
    */
   static SimParams defaults() {
     return new SimParams(DEFAULT_GRANT_MS, DEFAULT_START_MS, DEFAULT_START_CONTENTION, DEFAULT_CAPACITY,
-        new HeartbeatSchedule.Intervals(50, 200, 3000), DEFAULT_HOSTS, 1.0, false);
+        DEFAULT_HEARTBEAT, DEFAULT_HOSTS, 1.0, false);
   }
 
   /** The AM's heartbeat while no request is pending. */
