@@ -26,8 +26,9 @@ import org.elasticam.report.events.Event;
  * and 16 (medians of 5 runs), without and with the nodes' start-up archive (made by a warm-up job
  * first), with each executor's CPU time until it sent its registration, beside the bare-YARN floor
  * measured the same way on the same cluster in the same run; and the AM's live heap after 16
- * executors ran 10,000 tasks; for ElasticAM, the AM's own start from the client's submission, and
- * for N = 1 the same without the jar cache. Not a test: run by hand (see BENCHMARKS.md), never in CI.
+ * executors ran 10,000 tasks; for ElasticAM, the AM's own start from the client's submission,
+ * beside a minimal managed AM's (the floor of an AM's start), and for N = 1 the same without the
+ * jar cache. Not a test: run by hand (see BENCHMARKS.md), never in CI.
  */
 public final class LaunchLatency {
 
@@ -45,9 +46,16 @@ public final class LaunchLatency {
     try (EmbeddedCluster c = EmbeddedCluster.start(s)) {
       System.out.println("| N | variant | first registered, median ms | all registered, median ms"
           + " | executor CPU ms to registration sent, median | submit -> AM registered, median ms"
-          + " | runs (first/all) | start-up archive |");
+          + " | runs (first / all / AM) | start-up archive |");
       System.out.println("|---:|---|---:|---:|---:|---:|---|---|");
+      String benchClasses = selfCp.stream().filter(e -> e.endsWith("bench/target/classes")).findFirst()
+          .orElseThrow(() -> new IllegalStateException("no bench/target/classes on " + selfCp));
       for (int n : new int[] {1, 4, 16}) {
+        if (n == 1) {
+          // The AM's own start: the floor's minimal managed AM against ours (the rows below).
+          report(n, "bare YARN, minimal Java AM (its own start only)", runs,
+              () -> new Measured(-1, -1, -1, "", FloorAm.amStart(c.configuration(), benchClasses)));
+        }
         report(n, "bare YARN, shell container", runs, () -> measured(FloorAm.run(c.configuration(), n, false, selfCp)));
         report(n, "bare YARN, minimal Java main", runs, () -> measured(FloorAm.run(c.configuration(), n, true, selfCp)));
         // Tasks long enough that every executor registers before the work runs out.
@@ -141,11 +149,13 @@ public final class LaunchLatency {
         }
       }
     }
-    long medianCpu = median(cpu);
-    long medianAm = median(am);
-    System.out.printf("| %d | %s | %d | %d | %s | %s | %s / %s | %s |%n", n, variant, median(first), median(all),
-        medianCpu < 0 ? "" : String.valueOf(medianCpu), medianAm < 0 ? "" : String.valueOf(medianAm), first, all,
+    System.out.printf("| %d | %s | %s | %s | %s | %s | %s / %s / %s | %s |%n", n, variant, blankIfNone(median(first)),
+        blankIfNone(median(all)), blankIfNone(median(cpu)), blankIfNone(median(am)), first, all, am,
         archive.isEmpty() ? "" : archive.toString());
+  }
+
+  private static String blankIfNone(long ms) {
+    return ms < 0 ? "" : String.valueOf(ms);
   }
 
   private static long median(List<Long> xs) {
