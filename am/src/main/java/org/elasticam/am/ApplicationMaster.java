@@ -10,6 +10,7 @@ import static org.elasticam.report.events.EventFields.JAVA_VERSION;
 import static org.elasticam.report.events.EventFields.JOB;
 import static org.elasticam.report.events.EventFields.PID;
 import static org.elasticam.report.events.EventFields.RPC_PORT;
+import static org.elasticam.report.events.EventFields.START_ARCHIVE;
 import static org.elasticam.report.events.EventFields.TOKENS;
 import static org.elasticam.report.events.EventFields.TRACKING_URL;
 
@@ -72,6 +73,7 @@ import org.elasticam.shuffle.protocol.RequestSigner;
 import org.elasticam.shuffle.protocol.SecretEnvelope;
 import org.elasticam.conf.ConfigProblem;
 import org.elasticam.conf.ElasticConf;
+import org.elasticam.conf.StartupArchiveLayout;
 import org.elasticam.conf.EnvironmentKeys;
 import org.elasticam.conf.ExecutorKeys;
 import org.elasticam.conf.UnknownKeys;
@@ -105,6 +107,8 @@ public final class ApplicationMaster {
   private final AmTokens tokens;
   private final AmRestart restarts;
   private final CompletableFuture<Outcome> done = new CompletableFuture<>();
+  /** How this JVM stood with its node's start-up archive for AMs; made when absent. */
+  private org.elasticam.startup.NodeStartupArchive startupArchive;
 
   /**
    * @param env what the container's environment says
@@ -207,6 +211,8 @@ public final class ApplicationMaster {
     AmLoop loop = run.loop();
     EventLog events = run.events();
     String amHost = env.amHost();
+    startupArchive = org.elasticam.startup.NodeStartupArchive.ofThisJvm(StartupArchiveLayout.Role.AM);
+    startupArchive.logStart("The AM");
     JobPlan plan;
     try {
       plan = BuiltInJobs.plan(job, run.nodes().liveHosts(), conf);
@@ -238,7 +244,7 @@ public final class ApplicationMaster {
         trackingUrl);
     loop.call(() -> {
       events.write(Event.AM_REGISTERED, HOST, amHost, RPC_PORT, grpc.getPort(), TRACKING_URL, trackingUrl,
-          PID, ProcessHandle.current().pid());
+          PID, ProcessHandle.current().pid(), START_ARCHIVE, startupArchive.state().eventName);
       return null;
     });
     Resource resource = Resource.newInstance(elastic.executorContainerMebibytes(), elastic.get(ExecutorKeys.CORES));
@@ -313,7 +319,10 @@ public final class ApplicationMaster {
     TaskScheduler scheduler = new TaskScheduler(elastic.get(ExecutorKeys.TASK_MAX_FAILURES),
         elastic.get(ExecutorKeys.LOCALITY_WAIT), racks::rackOf);
     Heartbeater[] hb = new Heartbeater[1];
-    YarnAllocatorPort port = new YarnAllocatorPort(allocator, () -> hb[0].wakeUp());
+    // The AM's start is over once its first executor registered: the classes it loaded by then are
+    // what the next AM here would load from its archive.
+    YarnAllocatorPort port = new YarnAllocatorPort(allocator, () -> hb[0].wakeUp(),
+        () -> startupArchive.makeInBackground("The AM"));
     org.elasticam.allocator.dynamic.AllocationPolicy policy = elastic.dynamicAllocationEnabled()
         ? org.elasticam.allocator.dynamic.AllocationPolicies.create(
             elastic.get(org.elasticam.conf.DynamicAllocationKeys.POLICY).name(),

@@ -5,18 +5,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import org.elasticam.conf.ConfigKey;
 import org.elasticam.conf.ElasticConf;
 import org.elasticam.conf.ExecutorKeys;
 import org.elasticam.conf.JavaOptions;
+import org.elasticam.conf.YarnKeys;
 import org.elasticam.launcher.yarn.StartupArchive;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Whether this application's executors start from their node's start-up archive, and which one;
- * and whether they start with a short classpath, the cluster's jars added once registered.
+ * Whether this application's executors, and its AM, start from their node's start-up archive, and
+ * which one; and whether executors start with a short classpath, the cluster's jars added once
+ * registered.
  */
-final class StartupArchives {
+public final class StartupArchives {
 
   private static final Logger LOG = LoggerFactory.getLogger(StartupArchives.class);
 
@@ -45,28 +48,44 @@ final class StartupArchives {
    *     so its digest names the archive every application submitted with this jar shares
    */
   static Optional<StartupArchive> forApplication(ElasticConf elastic, Path appJar) {
-    if (!elastic.get(ExecutorKeys.STARTUP_ARCHIVE_ENABLED)) {
-      LOG.info("Executors start without a start-up archive: {} is false", ExecutorKeys.STARTUP_ARCHIVE_ENABLED.name());
+    return choose(elastic, "Executors start", ExecutorKeys.STARTUP_ARCHIVE_ENABLED, ExecutorKeys.EXTRA_CLASS_PATH,
+        ExecutorKeys.EXTRA_JAVA_OPTIONS, appJar, appJar.getFileName().toString());
+  }
+
+  /**
+   * The AM's own archive, chosen by the client when it writes the AM's launch command: beside the
+   * executors' in the directory of this build of our jar.
+   *
+   * @param appJar our jar on the client's machine, the same content the AM's container localizes
+   */
+  public static Optional<StartupArchive> forAm(ElasticConf elastic, Path appJar) {
+    return choose(elastic, "The AM starts", YarnKeys.AM_STARTUP_ARCHIVE_ENABLED, YarnKeys.AM_EXTRA_CLASS_PATH,
+        YarnKeys.AM_EXTRA_JAVA_OPTIONS, appJar, AmFiles.APP_JAR);
+  }
+
+  private static Optional<StartupArchive> choose(ElasticConf elastic, String who, ConfigKey<Boolean> enabled,
+      ConfigKey<String> extraClassPath, ConfigKey<String> extraJavaOptions, Path appJar, String jarInContainer) {
+    if (!elastic.get(enabled)) {
+      LOG.info("{} without a start-up archive: {} is false", who, enabled.name());
       return Optional.empty();
     }
-    if (elastic.getOptional(ExecutorKeys.EXTRA_CLASS_PATH).filter(s -> !s.isBlank()).isPresent()) {
+    if (elastic.getOptional(extraClassPath).filter(s -> !s.isBlank()).isPresent()) {
       // The archive's jar goes first on the classpath; the user's entries were promised that place.
-      LOG.info("Executors start without a start-up archive: {} is set, and its entries come first",
-          ExecutorKeys.EXTRA_CLASS_PATH.name());
+      LOG.info("{} without a start-up archive: {} is set, and its entries come first", who, extraClassPath.name());
       return Optional.empty();
     }
-    for (String option : JavaOptions.split(elastic.getOptional(ExecutorKeys.EXTRA_JAVA_OPTIONS).orElse(""))) {
+    for (String option : JavaOptions.split(elastic.getOptional(extraJavaOptions).orElse(""))) {
       if (SHARING_OPTIONS.stream().anyMatch(option::contains)) {
-        LOG.info("Executors start without a start-up archive: {} chooses class sharing itself ({})",
-            ExecutorKeys.EXTRA_JAVA_OPTIONS.name(), option);
+        LOG.info("{} without a start-up archive: {} chooses class sharing itself ({})", who, extraJavaOptions.name(),
+            option);
         return Optional.empty();
       }
     }
     try {
       return Optional.of(new StartupArchive(elastic.getOptional(ExecutorKeys.STARTUP_ARCHIVE_DIR)
-          .filter(s -> !s.isBlank()), JarDigest.of(appJar), appJar.getFileName().toString()));
+          .filter(s -> !s.isBlank()), JarDigest.of(appJar), jarInContainer));
     } catch (IOException e) {
-      LOG.warn("Executors start without a start-up archive: could not read {}: {}", appJar, e.toString());
+      LOG.warn("{} without a start-up archive: could not read {}: {}", who, appJar, e.toString());
       return Optional.empty();
     }
   }

@@ -12,10 +12,13 @@ final class YarnAllocatorPort implements AllocatorPort {
 
   private final YarnAllocator allocator;
   private final Runnable wakeHeartbeat;
+  private Runnable firstRegistered;
 
-  YarnAllocatorPort(YarnAllocator allocator, Runnable wakeHeartbeat) {
+  /** @param firstRegistered run once, on the loop, when the application's first executor registered */
+  YarnAllocatorPort(YarnAllocator allocator, Runnable wakeHeartbeat, Runnable firstRegistered) {
     this.allocator = allocator;
     this.wakeHeartbeat = wakeHeartbeat;
+    this.firstRegistered = firstRegistered;
   }
 
   @Override
@@ -36,6 +39,11 @@ final class YarnAllocatorPort implements AllocatorPort {
   @Override
   public void executorRegistered(String executorId) {
     allocator.executorRegistered(ExecutorId.parse(executorId));
+    if (firstRegistered != null) {
+      Runnable r = firstRegistered;
+      firstRegistered = null;
+      r.run();
+    }
   }
 
   @Override

@@ -51,6 +51,15 @@ public final class YarnKeys {
       .doc("Entries put before the ApplicationMaster's classpath (':'-separated paths on the nodes).")
       .build();
 
+  public static final ConfigKey<Boolean> AM_STARTUP_ARCHIVE_ENABLED = key(P + "am.startupArchive.enabled",
+      ValueType.BOOLEAN)
+      .defaultValue(true)
+      .doc("The ApplicationMaster starts from a class-data-sharing archive of the classes it loads at start-up,"
+          + " made on each node by its own Java by the first AM of this jar that runs there without one (once its"
+          + " first executor registered), beside the executors' archive in elasticam.executor.startupArchive.dir."
+          + " Off when elasticam.yarn.am.extraClassPath or a class-sharing JVM option for the AM is set.")
+      .build();
+
   public static final ConfigKey<String> AM_EXTRA_LIBRARY_PATH = key(P + "am.extraLibraryPath", ValueType.STRING)
       .defaultDoc("(none)")
       .doc("Directories of native libraries put before the ApplicationMaster's LD_LIBRARY_PATH.")

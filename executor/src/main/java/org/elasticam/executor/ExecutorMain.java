@@ -2,9 +2,11 @@ package org.elasticam.executor;
 
 import java.nio.file.Path;
 import org.elasticam.conf.ElasticConf;
+import org.elasticam.conf.StartupArchiveLayout;
 import org.elasticam.executor.shuffle.ExecutorShuffle;
 import org.elasticam.rpc.HadoopTls;
 import org.elasticam.shuffle.client.ClientSettings;
+import org.elasticam.startup.NodeStartupArchive;
 import org.elasticam.time.Clock;
 
 /**
@@ -37,8 +39,9 @@ public final class ExecutorMain {
           java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime(), (System.nanoTime() - t0) / 1_000_000,
           StartupClassPath.describe());
       phases.mark("credentials read");
-      NodeStartupArchive startupArchive = NodeStartupArchive.ofThisJvm();
-      startupArchive.logStart(args.executorId());
+      NodeStartupArchive startupArchive = NodeStartupArchive.ofThisJvm(StartupArchiveLayout.Role.EXECUTOR);
+      String who = "Executor " + args.executorId();
+      startupArchive.logStart(who);
       phases.archive(startupArchive.state().eventName);
       Path scratch = Path.of(System.getProperty("java.io.tmpdir"), "elasticam-executor-" + args.executorId());
       try (ExecutorShuffle shuffle = ExecutorShuffle.start(args.appId(), String.valueOf(args.executorId()), host,
@@ -49,7 +52,7 @@ public final class ExecutorMain {
             .withStartPhases(phases)
             .onRegistered(() -> {
               completeClassPathInBackground();
-              startupArchive.makeInBackground(args.executorId());
+              startupArchive.makeInBackground(who);
             });
         if (args.controlPlaneTls()) {
           StartupClassPath.complete(); // the trust store's settings come through Hadoop's Configuration

@@ -28,7 +28,7 @@ final class StartPhases {
     return marks.computeIfAbsent(step, s -> now());
   }
 
-  /** How the JVM started with respect to the node's start-up archive ({@link NodeStartupArchive.State}). */
+  /** How the JVM started with respect to the node's start-up archive ({@link org.elasticam.startup.NodeStartupArchive.State}). */
   synchronized void archive(String state) {
     archive = state;
   }

@@ -55,11 +55,13 @@ class ModuleGraphTest {
     allow("allocator", "conf");
     allow("engine", "api", "conf", "allocator", "report", "workload");
     allow("launcher", "allocator", "conf");
-    allow("executor", "conf", "api", "io", "examples", "rpc", "shuffle-common", "shuffle-server");
+    // A container JVM's side of its node's start-up archive: the executor's and the AM's.
+    allow("startup", "conf");
+    allow("executor", "conf", "api", "io", "examples", "rpc", "shuffle-common", "shuffle-server", "startup");
     allow("testkit", "allocator", "launcher", "shuffle-common");
     allow("sim", "allocator", "engine", "workload", "conf", "api", "report");
     allow("am", "conf", "allocator", "engine", "launcher", "api", "io", "examples", "rpc", "workload", "report", "shuffle-common",
-        "executor");
+        "startup", "executor");
     allow("embedded");
     allow("bench/spark-reference", "sim", "allocator", "engine", "workload", "conf", "api");
     // Benchmarks and the integration tests measure and drive the whole product.

@@ -19,10 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Executors start from their node's start-up archive, in its default place, as a NodeManager runs
- * them: the first application's executors start without one and one of them makes it; the next
- * application's executors start from it; an archive the JVM cannot use is logged, the executors
- * start without it and run their tasks, and it is made again.
+ * Executors and AMs start from their node's start-up archives, in their default place, as a
+ * NodeManager runs them: the first application's executors and AM start without one and make
+ * them; the next application's start from them; an archive the JVM cannot use is logged, the
+ * executors start without it and run their tasks, and it is made again.
  */
 @Timeout(300)
 class StartupArchiveIT {
@@ -60,17 +60,32 @@ class StartupArchiveIT {
   }
 
   private static String executorLogs(ApplicationId app) throws IOException {
+    return logs(app, "executor.log");
+  }
+
+  private static String logs(ApplicationId app, String name) throws IOException {
     StringBuilder all = new StringBuilder();
     for (Path f : it.appLogFiles(app)) {
-      if (f.getFileName().toString().equals("executor.log")) {
+      if (f.getFileName().toString().equals(name)) {
         all.append(Files.readString(f));
       }
     }
     return all.toString();
   }
 
+  /** How the application's AM started, from am_registered. */
+  private static String amArchiveState(ApplicationId app) throws IOException {
+    List<JsonNode> registered = ItCluster.ofType(it.events(app), "am_registered");
+    assertEquals(1, registered.size());
+    return registered.get(0).path("start_archive").asText();
+  }
+
   private static Optional<Path> archive() throws IOException {
-    return ItCluster.paths(it.cluster.workDir(), p -> p.getFileName().toString().equals("executor.jsa")
+    return archive("executor.jsa");
+  }
+
+  private static Optional<Path> archive(String name) throws IOException {
+    return ItCluster.paths(it.cluster.workDir(), p -> p.getFileName().toString().equals(name)
         && p.getParent().getParent().getFileName().toString().equals("elasticam-startup")).stream().findFirst();
   }
 
@@ -90,16 +105,23 @@ class StartupArchiveIT {
   @Test
   void theFirstExecutorsMakeTheArchiveTheNextStartFromItAndARefusedOneIsMadeAgain() throws Exception {
     assertTrue(archive().isEmpty(), "a new node has none");
-    ItCluster.ClientRun first = job(8);
+    // Long enough for the executors' archive and then the AM's (one dump at a time per build).
+    ItCluster.ClientRun first = job(12);
     assertTrue(archiveStates(first.appId()).stream().allMatch("absent"::equals), archiveStates(first.appId()).toString());
+    assertEquals("absent", amArchiveState(first.appId()));
     Path archive = awaitArchive(0);
     assertTrue(archive.toString().contains("/usercache/"), "beside the user's applications: " + archive);
     assertTrue(Files.exists(archive.resolveSibling("elasticam.jar")), "with the jar it was made from");
     assertTrue(executorLogs(first.appId()).contains("made this node's start-up archive"));
+    assertTrue(logs(first.appId(), "am.log").contains("The AM made this node's start-up archive"),
+        "the AM's own archive, made once its first executor registered");
+    assertEquals(Optional.of(archive.resolveSibling("am.jsa")), archive("am.jsa"), "beside the executors'");
 
     ItCluster.ClientRun second = job(2);
     assertTrue(archiveStates(second.appId()).stream().allMatch("used"::equals), archiveStates(second.appId()).toString());
     assertTrue(executorLogs(second.appId()).contains("started from this node's start-up archive"));
+    assertEquals("used", amArchiveState(second.appId()));
+    assertTrue(logs(second.appId(), "am.log").contains("The AM started from this node's start-up archive"));
 
     // An archive this Java cannot read (as one from another Java build would be).
     Path garbage = archive.resolveSibling("garbage");

@@ -39,7 +39,10 @@ import org.elasticam.conf.ElasticConf;
 import org.elasticam.conf.EnvironmentKeys;
 import org.elasticam.conf.ExecutorKeys;
 import org.elasticam.conf.YarnKeys;
+import org.elasticam.am.StartupArchives;
+import org.elasticam.conf.StartupArchiveLayout;
 import org.elasticam.launcher.yarn.ContainerCommand;
+import org.elasticam.launcher.yarn.StartupArchive;
 import org.elasticam.launcher.yarn.ExecutorLaunchSpec;
 import org.elasticam.launcher.yarn.JvmSettings;
 import org.elasticam.rpc.AppSecretAuth;
@@ -303,10 +306,15 @@ public final class Submitter {
   private String amCommand(ApplicationId appId) {
     ContainerCommand c = new ContainerCommand()
         .requireJava(ExecutorLaunchSpec.MIN_JAVA, ExitStatus.JAVA_TOO_OLD, "the AM container", AM_JAVA_HOME_KEY,
-            ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/AppMaster.stderr")
-        .shell("exec")
+            ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/AppMaster.stderr");
+    java.util.Optional<StartupArchive> archive = StartupArchives.forAm(elastic, appJar);
+    archive.ifPresent(a -> c.startupArchive(a, StartupArchiveLayout.Role.AM));
+    c.shell("exec")
         .expanded(Environment.JAVA_HOME.$$() + "/bin/java")
         .arg("-Xmx" + elastic.get(YarnKeys.AM_MEMORY).mebibytes() + "m");
+    if (archive.isPresent()) {
+      c.startupArchiveOption();
+    }
     amJvm().addOptions(c, Map.of("APP_ID", appId.toString()));
     return c.expanded("-Djava.io.tmpdir=" + Environment.PWD.$$() + "/tmp")
         .arg("-Dlog4j.configuration=" + ExecutorLaunchSpec.CONTAINER_LOG4J)

@@ -3,6 +3,7 @@ package org.elasticam.bench.launch;
 import static org.elasticam.report.events.EventFields.AM_HEAP_MB;
 import static org.elasticam.report.events.EventFields.EVENT;
 import static org.elasticam.report.events.EventFields.START;
+import static org.elasticam.report.events.EventFields.START_ARCHIVE;
 import static org.elasticam.report.events.EventFields.TS;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,8 +24,8 @@ import org.elasticam.report.events.Event;
 
 /**
  * How long from the AM's registration until its first and its last executor registered, for N = 1, 4
- * and 16 (medians of 5 runs), without and with the nodes' start-up archive (made by a warm-up job
- * first), with each executor's CPU time until it sent its registration, beside the bare-YARN floor
+ * and 16 (medians of 5 runs), without and with the nodes' start-up archives, the executors' and the
+ * AM's (made by warm-up jobs first), with each executor's CPU time until it sent its registration, beside the bare-YARN floor
  * measured the same way on the same cluster in the same run; and the AM's live heap after 16
  * executors ran 10,000 tasks; for ElasticAM, the AM's own start from the client's submission,
  * beside a minimal managed AM's (the floor of an AM's start), and for N = 1 the same without the
@@ -95,11 +96,14 @@ public final class LaunchLatency {
    * make it (a few seconds), on both nodes.
    */
   private static void warmUp(EmbeddedCluster c, Path work) throws Exception {
-    for (int attempt = 0; attempt < 3 && archivesOnNodes(c) < c.nodeHosts().size(); attempt++) {
+    // The AM runs on one node per job, so its archive may take a few jobs to reach both.
+    int nodes = c.nodeHosts().size();
+    for (int attempt = 0; attempt < 8 && (archivesOnNodes(c, "executor.jsa") < nodes
+        || archivesOnNodes(c, "am.jsa") < nodes); attempt++) {
       ours(c, work, 4, 16, 2_000, true, true);
     }
-    if (archivesOnNodes(c) < c.nodeHosts().size()) {
-      throw new IllegalStateException("the nodes have no start-up archive after three jobs: see the executor logs");
+    if (archivesOnNodes(c, "executor.jsa") < nodes) {
+      throw new IllegalStateException("the nodes have no start-up archive after eight jobs: see the executor logs");
     }
   }
 
@@ -107,7 +111,7 @@ public final class LaunchLatency {
    * Nodes with an archive in the default place, {@code usercache/<user>/elasticam-startup/<build>/}:
    * listed, not walked, as the NodeManagers delete finished applications' dirs beside it meanwhile.
    */
-  private static long archivesOnNodes(EmbeddedCluster c) throws java.io.IOException {
+  private static long archivesOnNodes(EmbeddedCluster c, String archive) throws java.io.IOException {
     long nodes = 0;
     for (int i = 0; i < c.nodeHosts().size(); i++) {
       boolean found = false;
@@ -119,7 +123,7 @@ public final class LaunchLatency {
             if (Files.isDirectory(builds)) {
               try (DirectoryStream<Path> bs = Files.newDirectoryStream(builds)) {
                 for (Path b : bs) {
-                  found |= Files.exists(b.resolve("executor.jsa"));
+                  found |= Files.exists(b.resolve(archive));
                 }
               }
             }
@@ -174,6 +178,7 @@ public final class LaunchLatency {
         appJar()).run(new String[] {"submit", "--conf", "elasticam.eventLog.dir=" + events.toUri(),
             "--conf", "elasticam.executor.instances=" + n, "--conf", "elasticam.executor.memory=256m",
             "--conf", "elasticam.executor.startupArchive.enabled=" + archive,
+            "--conf", "elasticam.yarn.am.startupArchive.enabled=" + archive,
             "--conf", "elasticam.yarn.jarCache.enabled=" + jarCache,
             "sleep", "--stages", "1", "--tasks", String.valueOf(tasks), "--task-ms", String.valueOf(taskMs)});
     String text = out.toString(StandardCharsets.UTF_8);
@@ -209,7 +214,8 @@ public final class LaunchLatency {
         throw new IllegalStateException("only " + regs.size() + " of " + n + " executors registered in " + log);
       }
       List<Long> cpu = regs.stream().map(x -> x.path(START).path("register_sent").path("cpu_ms").asLong()).toList();
-      String archive = String.join(",", regs.stream().map(x -> x.path(START).path("archive").asText()).toList());
+      String archive = String.join(",", regs.stream().map(x -> x.path(START).path("archive").asText()).toList())
+          + ",AM " + last(e, Event.AM_REGISTERED).path(START_ARCHIVE).asText();
       return new Measured(regs.get(0).path(TS).asLong() - registered,
           regs.get(n - 1).path(TS).asLong() - registered, median(cpu), archive, registered - submittedMs);
     }

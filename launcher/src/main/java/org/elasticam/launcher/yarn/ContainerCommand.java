@@ -117,6 +117,11 @@ public final class ContainerCommand {
    * what happened. Follow it with the java command and {@link #startupArchiveOption()} among its options.
    */
   public ContainerCommand startupArchive(StartupArchive archive) {
+    return startupArchive(archive, StartupArchiveLayout.Role.EXECUTOR);
+  }
+
+  /** {@link #startupArchive(StartupArchive)} for the archive of {@code role}'s JVM. */
+  public ContainerCommand startupArchive(StartupArchive archive, StartupArchiveLayout.Role role) {
     String base = archive.baseDir()
         .map(d -> "'" + refuseMarkers(d).replace("'", "'\\''") + "'")
         .orElse("${LOCAL_DIRS:+${LOCAL_DIRS%%,*}/../../elasticam-startup}");
@@ -125,13 +130,13 @@ public final class ContainerCommand {
         + "if [ -n \"$b\" ]; then k=$(printf '%s' \"$JAVA_HOME\" | cksum); "
         + StartupArchiveLayout.ENV_DIR + "=\"$b/" + archive.jarDigest() + "-${k%% *}\"; "
         // Only from a directory of this user's, with files of this user's: the JVM runs the jar it finds.
-        + "if [ -O \"" + d + "\" ] && [ -r \"" + d + "/" + StartupArchiveLayout.ARCHIVE + "\" ] && [ -O \"" + d + "/"
-        + StartupArchiveLayout.ARCHIVE + "\" ] && [ -O \"" + d + "/" + StartupArchiveLayout.JAR + "\" ]; "
+        + "if [ -O \"" + d + "\" ] && [ -r \"" + d + "/" + role.archive + "\" ] && [ -O \"" + d + "/"
+        + role.archive + "\" ] && [ -O \"" + d + "/" + StartupArchiveLayout.JAR + "\" ]; "
         + "then " + StartupArchiveLayout.ENV_STATE + "=" + StartupArchiveLayout.GIVEN + "; "
         + "CLASSPATH=\"" + d + "/" + StartupArchiveLayout.JAR + ":$CLASSPATH\"; "
-        + "s=\"-XX:SharedArchiveFile=" + d + "/" + StartupArchiveLayout.ARCHIVE + "\"; "
+        + "s=\"-XX:SharedArchiveFile=" + d + "/" + role.archive + "\"; "
         + "else " + StartupArchiveLayout.ENV_STATE + "=" + StartupArchiveLayout.ABSENT + "; "
-        + "s=\"-XX:DumpLoadedClassList=$PWD/tmp/" + StartupArchiveLayout.OWN_CLASS_LIST + "\"; fi; "
+        + "s=\"-XX:DumpLoadedClassList=$PWD/tmp/" + role.ownClassList + "\"; fi; "
         + StartupArchiveLayout.ENV_SOURCE_JAR + "=\"$PWD/" + archive.appJar() + "\"; "
         + "export " + StartupArchiveLayout.ENV_DIR + " " + StartupArchiveLayout.ENV_STATE + " "
         + StartupArchiveLayout.ENV_SOURCE_JAR + " CLASSPATH; "

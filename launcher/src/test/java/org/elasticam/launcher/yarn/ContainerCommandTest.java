@@ -198,12 +198,21 @@ class ContainerCommandTest {
 
   /** The archive's choice, then what the JVM would get: its option, then the environment, NUL-separated. */
   private static String archiveChosen(StartupArchive archive) {
-    return new ContainerCommand().startupArchive(archive).shell("printf").arg("%s\\0").startupArchiveOption()
+    return archiveChosen(archive, org.elasticam.conf.StartupArchiveLayout.Role.EXECUTOR);
+  }
+
+  private static String archiveChosen(StartupArchive archive, org.elasticam.conf.StartupArchiveLayout.Role role) {
+    return new ContainerCommand().startupArchive(archive, role).shell("printf").arg("%s\\0").startupArchiveOption()
         .shell("&&").shell("env").arg("-0").build();
   }
 
   private Map<String, String> launchedWith(StartupArchive archive, Map<String, String> env) throws Exception {
-    List<String> words = runAsNodeManagerWould(archiveChosen(archive), env);
+    return launchedWith(archive, org.elasticam.conf.StartupArchiveLayout.Role.EXECUTOR, env);
+  }
+
+  private Map<String, String> launchedWith(StartupArchive archive, org.elasticam.conf.StartupArchiveLayout.Role role,
+      Map<String, String> env) throws Exception {
+    List<String> words = runAsNodeManagerWould(archiveChosen(archive, role), env);
     Map<String, String> out = new java.util.HashMap<>();
     out.put("option", words.get(0));
     for (String kv : words.subList(1, words.size())) {
@@ -242,6 +251,31 @@ class ContainerCommandTest {
     Map<String, String> otherJava = launchedWith(archive, Map.of("JAVA_HOME", "/opt/jdk-21", "CLASSPATH", "x"));
     assertTrue(!otherJava.get("ELASTICAM_STARTUP_ARCHIVE").equals(dir), otherJava.toString());
     assertEquals("absent", otherJava.get("ELASTICAM_STARTUP_ARCHIVE_STATE"));
+  }
+
+  @Test
+  void theAmIsGivenItsOwnArchiveFromTheSameDirectoryAndWritesItsOwnClassListWhenItIsNotThere() throws Exception {
+    org.elasticam.conf.StartupArchiveLayout.Role am = org.elasticam.conf.StartupArchiveLayout.Role.AM;
+    Path base = Files.createDirectories(tmp.resolve("archives"));
+    StartupArchive archive = new StartupArchive(java.util.Optional.of(base.toString()), "0123456789abcdef",
+        "__elasticam__.jar");
+    Map<String, String> env = Map.of("JAVA_HOME", "/opt/jdk", "CLASSPATH", "/opt/hadoop/*");
+    String pwd = container().toRealPath().toString();
+    String dir = launchedWith(archive, env).get("ELASTICAM_STARTUP_ARCHIVE");
+    Files.createDirectories(Path.of(dir));
+    Files.writeString(Path.of(dir, "elasticam.jar"), "its jar");
+    Files.writeString(Path.of(dir, "executor.jsa"), "the executors' archive");
+
+    Map<String, String> none = launchedWith(archive, am, env);
+    assertEquals(dir, none.get("ELASTICAM_STARTUP_ARCHIVE"), "one directory per build for both");
+    assertEquals("absent", none.get("ELASTICAM_STARTUP_ARCHIVE_STATE"), "the executors' archive is not the AM's");
+    assertEquals("-XX:DumpLoadedClassList=" + pwd + "/tmp/elasticam-am-startup.classlist", none.get("option"));
+
+    Files.writeString(Path.of(dir, "am.jsa"), "the AM's archive");
+    Map<String, String> there = launchedWith(archive, am, env);
+    assertEquals("given", there.get("ELASTICAM_STARTUP_ARCHIVE_STATE"));
+    assertEquals("-XX:SharedArchiveFile=" + dir + "/am.jsa", there.get("option"));
+    assertEquals(dir + "/elasticam.jar:/opt/hadoop/*", there.get("CLASSPATH"), "the archive's jar first");
   }
 
   @Test

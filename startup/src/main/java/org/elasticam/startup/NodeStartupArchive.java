@@ -1,4 +1,4 @@
-package org.elasticam.executor;
+package org.elasticam.startup;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -25,24 +25,25 @@ import org.slf4j.LoggerFactory;
 import org.elasticam.time.Clock;
 
 /**
- * This node's start-up archive, from the executor's side: whether this JVM started from it, and,
- * when it did not (there was none yet, or the JVM refused it: another Java build, or its jar
- * changed), making it for the executors that start here later.
+ * This node's start-up archive, from the side of the JVM it serves (an executor, or the AM: each
+ * has an archive of its own, {@link StartupArchiveLayout.Role}): whether this JVM started from it,
+ * and, when it did not (there was none yet, or the JVM refused it: another Java build, or its jar
+ * changed), making it for the JVMs of its role that start here later.
  *
  * <p>The archive is a JDK static class-data-sharing archive made by {@code java -Xshare:dump} in a
- * separate process: the node's own Java, from the class list an executor without an archive wrote
- * as it started, against a copy of our jar in the archive's directory (the localized jar gets a
- * new time in every application, and the JVM checks the time). A separate process, because a dump
- * that fails inside a JVM can end that JVM. One executor on a node makes it at a time (a lock
- * file), at a low priority, after it registered; a failure leaves executors starting as they did
- * before, with one line saying why.
+ * separate process: the node's own Java, from the class list a JVM without an archive wrote as it
+ * started, against a copy of our jar in the archive's directory (the localized jar gets a new time
+ * in every application, and the JVM checks the time). A separate process, because a dump that fails
+ * inside a JVM can end that JVM. One JVM on a node makes an archive at a time (a lock file in the
+ * build's directory), at a low priority, once its own start is over; a failure leaves the next JVMs
+ * starting as they did before, with one line saying why.
  */
-final class NodeStartupArchive {
+public final class NodeStartupArchive {
 
   private static final Logger LOG = LoggerFactory.getLogger(NodeStartupArchive.class);
 
   /** How this JVM started, as the event log names it. */
-  enum State {
+  public enum State {
     /** No archive for this application (turned off, or no directory for it on this node). */
     OFF("off"),
     /** Given the archive, and the JVM mapped it. */
@@ -52,7 +53,7 @@ final class NodeStartupArchive {
     /** None on this node yet. */
     ABSENT("absent");
 
-    final String eventName;
+    public final String eventName;
 
     State(String eventName) {
       this.eventName = eventName;
@@ -60,7 +61,18 @@ final class NodeStartupArchive {
   }
 
   /** What one attempt to make the archive came to. */
-  record Outcome(boolean written, String detail) {}
+  record Outcome(boolean written, String detail, boolean busy) {
+    Outcome(boolean written, String detail) {
+      this(written, detail, false);
+    }
+  }
+
+  /**
+   * While another JVM of this build makes an archive (an executor's and the AM's start at about the
+   * same time), this one tries again this often, up to {@link #BUSY_TRIES} times.
+   */
+  static final Duration BUSY_RETRY = Duration.ofSeconds(2);
+  static final int BUSY_TRIES = 30;
 
   /** A lock this old is taken over whoever holds it: longer than any dump ({@link #DUMP_TIMEOUT}). */
   static final Duration STALE_LOCK = Duration.ofMinutes(5);
@@ -69,6 +81,7 @@ final class NodeStartupArchive {
   static final int KEEP = 3;
   private static final String LOCK = ".making";
 
+  private final StartupArchiveLayout.Role role;
   private final State state;
   private final Path dir;
   private final Path sourceJar;
@@ -78,7 +91,9 @@ final class NodeStartupArchive {
   /** Lock files' ages are read against it (their mtimes are wall-clock time, as the system clock's). */
   private final Clock clock = Clock.system();
 
-  NodeStartupArchive(State state, Path dir, Path sourceJar, Path ownClassList, Path java) {
+  NodeStartupArchive(StartupArchiveLayout.Role role, State state, Path dir, Path sourceJar, Path ownClassList,
+      Path java) {
+    this.role = role;
     this.state = state;
     this.dir = dir;
     this.sourceJar = sourceJar;
@@ -91,7 +106,8 @@ final class NodeStartupArchive {
    * "sharing" in {@code java.vm.info}, and one that refused the archive it was given says nothing of
    * it, as it then shares no classes at all.
    */
-  static NodeStartupArchive of(Map<String, String> env, String vmInfo, Path tmpDir, Path javaHome) {
+  static NodeStartupArchive of(StartupArchiveLayout.Role role, Map<String, String> env, String vmInfo, Path tmpDir,
+      Path javaHome) {
     String dir = env.get(StartupArchiveLayout.ENV_DIR);
     String given = env.get(StartupArchiveLayout.ENV_STATE);
     String source = env.get(StartupArchiveLayout.ENV_SOURCE_JAR);
@@ -103,48 +119,62 @@ final class NodeStartupArchive {
     } else {
       state = State.ABSENT;
     }
-    return new NodeStartupArchive(state, state == State.OFF ? null : Path.of(dir).normalize(),
-        source == null ? null : Path.of(source), tmpDir.resolve(StartupArchiveLayout.OWN_CLASS_LIST),
+    return new NodeStartupArchive(role, state, state == State.OFF ? null : Path.of(dir).normalize(),
+        source == null ? null : Path.of(source), tmpDir.resolve(role.ownClassList),
         javaHome.resolve("bin").resolve("java"));
   }
 
-  static NodeStartupArchive ofThisJvm() {
-    return of(System.getenv(), System.getProperty("java.vm.info"), Path.of(System.getProperty("java.io.tmpdir")),
-        Path.of(System.getProperty("java.home")));
+  /** How this JVM, started as {@code role}, stands with its archive. */
+  public static NodeStartupArchive ofThisJvm(StartupArchiveLayout.Role role) {
+    return of(role, System.getenv(), System.getProperty("java.vm.info"),
+        Path.of(System.getProperty("java.io.tmpdir")), Path.of(System.getProperty("java.home")));
   }
 
-  State state() {
+  public State state() {
     return state;
   }
 
   Path archive() {
-    return dir == null ? null : dir.resolve(StartupArchiveLayout.ARCHIVE);
+    return dir == null ? null : dir.resolve(role.archive);
   }
 
-  /** One line on how this JVM started, for the executor's log. */
-  void logStart(int executorId) {
+  /** Who makes and uses this archive, for log lines: "executors" or "AMs". */
+  private String users() {
+    return role == StartupArchiveLayout.Role.AM ? "AMs" : "executors";
+  }
+
+  /** One line on how this JVM ({@code who}: "Executor 3", "The AM") started, for its log. */
+  public void logStart(String who) {
     switch (state) {
-      case USED -> LOG.info("Executor {} started from this node's start-up archive {}", executorId, archive());
-      case REFUSED -> LOG.warn("Executor {} started without this node's start-up archive {}: the JVM could not use it"
-          + " (another Java build, or its jar changed); it is made again", executorId, archive());
-      case ABSENT -> LOG.info("Executor {} started without a start-up archive: none at {} yet; it makes one for the"
-          + " executors that start here later", executorId, dir);
-      case OFF -> LOG.debug("Executor {} started without a start-up archive: off for this application", executorId);
+      case USED -> LOG.info("{} started from this node's start-up archive {}", who, archive());
+      case REFUSED -> LOG.warn("{} started without this node's start-up archive {}: the JVM could not use it"
+          + " (another Java build, or its jar changed); it is made again", who, archive());
+      case ABSENT -> LOG.info("{} started without a start-up archive: none at {} yet; it makes one for the"
+          + " {} that start here later", who, archive(), users());
+      case OFF -> LOG.debug("{} started without a start-up archive: off for this application", who);
     }
   }
 
-  /** After registration: makes the archive on a daemon thread when this JVM started without one. */
-  void makeInBackground(int executorId) {
+  /** Once this JVM's start is over: makes the archive on a daemon thread when this JVM started without one. */
+  public void makeInBackground(String who) {
     if (state != State.ABSENT && state != State.REFUSED) {
       return;
     }
     Thread t = new Thread(() -> {
       Outcome o = make();
+      for (int tries = 1; o.busy() && tries < BUSY_TRIES; tries++) {
+        try {
+          clock.sleep(BUSY_RETRY.toMillis());
+        } catch (InterruptedException e) {
+          return;
+        }
+        o = make();
+      }
       if (o.written()) {
-        LOG.info("Executor {} made this node's start-up archive {} ({}): executors that start here from now on"
-            + " load their start-up classes from it", executorId, archive(), o.detail());
+        LOG.info("{} made this node's start-up archive {} ({}): {} that start here from now on"
+            + " load their start-up classes from it", who, archive(), o.detail(), users());
       } else {
-        LOG.info("Executor {} did not make a start-up archive at {}: {}", executorId, dir, o.detail());
+        LOG.info("{} did not make a start-up archive at {}: {}", who, archive(), o.detail());
       }
     }, "startup-archive");
     t.setDaemon(true);
@@ -166,7 +196,7 @@ final class NodeStartupArchive {
     Path lock = dir.resolve(LOCK);
     try {
       if (!takeLock(lock)) {
-        return new Outcome(false, "another executor on this node is making it");
+        return new Outcome(false, "another JVM on this node is making a start-up archive of this build", true);
       }
     } catch (IOException e) {
       return new Outcome(false, "cannot write in the directory: " + e);
@@ -188,7 +218,7 @@ final class NodeStartupArchive {
   }
 
   /**
-   * Why executors must not take classes from {@code d}, or null: the launch script gives the JVM an
+   * Why JVMs must not take classes from {@code d}, or null: the launch script gives the JVM an
    * archive only from a directory its user owns, and nobody else may be able to write there (a
    * directory set by {@code elasticam.executor.startupArchive.dir} could be shared; the JVM would
    * run whatever jar it found).
@@ -265,14 +295,17 @@ final class NodeStartupArchive {
   private Outcome makeHoldingLock() throws IOException, InterruptedException {
     Path archive = archive();
     Path jar = dir.resolve(StartupArchiveLayout.JAR);
-    Path classList = dir.resolve(StartupArchiveLayout.CLASS_LIST);
+    Path classList = dir.resolve(role.classList);
     if (state == State.ABSENT && Files.exists(archive)) {
-      return new Outcome(false, "another executor made it since this one started");
+      return new Outcome(false, "another JVM made it since this one started");
     }
     long t0 = clock.nowMs();
     // Whatever the JVM refused goes: nobody may start from it while it is made again.
     Files.deleteIfExists(archive);
-    if (state == State.REFUSED || !Files.exists(jar)) {
+    // The directory is named by the jar's digest, so a copy of another size is a broken one. A copy of
+    // the right size stays even when this JVM refused its archive: the other role's archive was made
+    // from it, and a new copy (a new time) would make the JVM refuse that one in turn.
+    if (!Files.exists(jar) || Files.size(jar) != Files.size(sourceJar)) {
       Path tmp = dir.resolve(StartupArchiveLayout.JAR + ".tmp");
       Files.copy(sourceJar, tmp, StandardCopyOption.REPLACE_EXISTING);
       Files.move(tmp, jar, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -280,17 +313,17 @@ final class NodeStartupArchive {
     if (Files.exists(ownClassList)) {
       copyWholeLines(ownClassList, classList);
     } else if (!Files.exists(classList)) {
-      return new Outcome(false, "no class list: this executor started with an archive and none was kept");
+      return new Outcome(false, "no class list: this JVM started with an archive and none was kept");
     }
-    Path tmpArchive = dir.resolve(StartupArchiveLayout.ARCHIVE + ".tmp");
+    Path tmpArchive = dir.resolve(role.archive + ".tmp");
     Files.deleteIfExists(tmpArchive);
-    Path log = dir.resolve("dump.log");
+    Path log = dir.resolve(role == StartupArchiveLayout.Role.EXECUTOR ? "dump.log" : "am-dump.log");
     List<String> cmd = new ArrayList<>();
     nice().ifPresent(n -> cmd.addAll(List.of(n, "-n", "10")));
     cmd.addAll(List.of(javaCommand.toString(), "-Xshare:dump", "-XX:SharedClassListFile=" + classList,
         "-XX:SharedArchiveFile=" + tmpArchive, "-cp", jar.toString()));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    // An executor told to stop (its application ended) stops the dump and leaves nothing half made.
+    // A JVM told to stop (its application ended) stops the dump and leaves nothing half made.
     Thread cleanup = new Thread(() -> {
       p.destroyForcibly();
       try {
@@ -373,12 +406,17 @@ final class NodeStartupArchive {
     }
   }
 
+  /** When the newest of a build's archives was made; 0 with none. */
   private static long madeAt(Path buildDir) {
-    try {
-      return Files.getLastModifiedTime(buildDir.resolve(StartupArchiveLayout.ARCHIVE)).toMillis();
-    } catch (IOException e) {
-      return 0;
+    long newest = 0;
+    for (StartupArchiveLayout.Role r : StartupArchiveLayout.Role.values()) {
+      try {
+        newest = Math.max(newest, Files.getLastModifiedTime(buildDir.resolve(r.archive)).toMillis());
+      } catch (IOException e) {
+        // not made for that role
+      }
     }
+    return newest;
   }
 
   private static void deleteTree(Path d) {

@@ -1,4 +1,4 @@
-package org.elasticam.executor;
+package org.elasticam.startup;
 
 /** A main for the start-up archive's tests: says whether its JVM shares classes. */
 public final class ArchiveProbe {

@@ -1,4 +1,4 @@
-package org.elasticam.executor;
+package org.elasticam.startup;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -30,6 +30,7 @@ class NodeStartupArchiveTest {
 
   private static final Path JAVA_HOME = Path.of(System.getProperty("java.home"));
   private static final String PROBE = ArchiveProbe.class.getName();
+  private static final StartupArchiveLayout.Role EXEC = StartupArchiveLayout.Role.EXECUTOR;
 
   @TempDir
   Path tmp;
@@ -58,19 +59,27 @@ class NodeStartupArchiveTest {
   }
 
   private Path ownList() {
-    return container.resolve("tmp").resolve(StartupArchiveLayout.OWN_CLASS_LIST);
+    return container.resolve("tmp").resolve(EXEC.ownClassList);
   }
 
   private NodeStartupArchive archive(String build, String given, String vmInfo) {
-    return NodeStartupArchive.of(Map.of(StartupArchiveLayout.ENV_DIR, base.resolve(build).toString(),
+    return archive(EXEC, build, given, vmInfo);
+  }
+
+  private NodeStartupArchive archive(StartupArchiveLayout.Role role, String build, String given, String vmInfo) {
+    return NodeStartupArchive.of(role, Map.of(StartupArchiveLayout.ENV_DIR, base.resolve(build).toString(),
         StartupArchiveLayout.ENV_STATE, given, StartupArchiveLayout.ENV_SOURCE_JAR, sourceJar.toString()),
         vmInfo, container.resolve("tmp"), JAVA_HOME);
   }
 
   /** The probe started as an executor is when the node has the archive. */
   private String startedFromArchive(String build) throws Exception {
+    return startedFromArchive(EXEC, build);
+  }
+
+  private String startedFromArchive(StartupArchiveLayout.Role role, String build) throws Exception {
     Path dir = base.resolve(build);
-    return run("-XX:SharedArchiveFile=" + dir.resolve(StartupArchiveLayout.ARCHIVE), "-Xlog:class+load=info",
+    return run("-XX:SharedArchiveFile=" + dir.resolve(role.archive), "-Xlog:class+load=info",
         "-cp", dir.resolve(StartupArchiveLayout.JAR) + ":" + container, PROBE);
   }
 
@@ -89,6 +98,40 @@ class NodeStartupArchiveTest {
 
     NodeStartupArchive.Outcome again = archive("b1", StartupArchiveLayout.ABSENT, "").make();
     assertFalse(again.written(), "made once: " + again.detail());
+  }
+
+  @Test
+  void theAmsArchiveIsMadeFromItsOwnClassListBesideTheExecutorsAndBothAreUsed() throws Exception {
+    assertTrue(archive("b1", StartupArchiveLayout.ABSENT, "").make().written());
+    Path jar = base.resolve("b1").resolve(StartupArchiveLayout.JAR);
+    FileTime jarTime = Files.getLastModifiedTime(jar);
+    // The AM writes a list of its own classes under its own name.
+    Path amList = container.resolve("tmp").resolve(StartupArchiveLayout.Role.AM.ownClassList);
+    run("-XX:DumpLoadedClassList=" + amList, "-cp", sourceJar.toString(), PROBE);
+    NodeStartupArchive am = archive(StartupArchiveLayout.Role.AM, "b1", StartupArchiveLayout.ABSENT, "");
+    assertEquals(NodeStartupArchive.State.ABSENT, am.state(), "the executors' archive is not the AM's");
+    NodeStartupArchive.Outcome made = am.make();
+    assertTrue(made.written(), made.detail());
+    assertEquals(jarTime, Files.getLastModifiedTime(jar), "the jar both archives were made from stays as it was");
+    assertTrue(Files.exists(base.resolve("b1").resolve(StartupArchiveLayout.Role.AM.classList)));
+    assertTrue(startedFromArchive(StartupArchiveLayout.Role.AM, "b1").contains(PROBE + " source: shared objects file"));
+    assertTrue(startedFromArchive(EXEC, "b1").contains(PROBE + " source: shared objects file"));
+    assertFalse(archive(StartupArchiveLayout.Role.AM, "b1", StartupArchiveLayout.ABSENT, "").make().written(),
+        "made once");
+
+    // The AM's archive broken: made again from the kept list, against the same jar, so that the
+    // executors' archive stays usable (a new copy of the jar would make the JVM refuse it in turn).
+    Path amArchive = base.resolve("b1").resolve(StartupArchiveLayout.Role.AM.archive);
+    Files.write(amArchive, new byte[4096]);
+    String refused = startedFromArchive(StartupArchiveLayout.Role.AM, "b1");
+    NodeStartupArchive again = archive(StartupArchiveLayout.Role.AM, "b1", StartupArchiveLayout.GIVEN, vmInfo(refused));
+    assertEquals(NodeStartupArchive.State.REFUSED, again.state());
+    Files.delete(amList);
+    NodeStartupArchive.Outcome remade = again.make();
+    assertTrue(remade.written(), remade.detail());
+    assertEquals(jarTime, Files.getLastModifiedTime(jar));
+    assertTrue(startedFromArchive(StartupArchiveLayout.Role.AM, "b1").contains(PROBE + " source: shared objects file"));
+    assertTrue(startedFromArchive(EXEC, "b1").contains(PROBE + " source: shared objects file"));
   }
 
   @Test
@@ -115,7 +158,7 @@ class NodeStartupArchiveTest {
     Files.createFile(lock);
     NodeStartupArchive.Outcome busy = archive("b1", StartupArchiveLayout.ABSENT, "").make();
     assertFalse(busy.written());
-    assertTrue(busy.detail().contains("another executor"), busy.detail());
+    assertTrue(busy.detail().contains("another JVM"), busy.detail());
     assertTrue(Files.exists(lock), "not ours to remove");
 
     Files.setLastModifiedTime(lock, FileTime.fromMillis(System.currentTimeMillis()
@@ -143,15 +186,15 @@ class NodeStartupArchiveTest {
     List<Path> older = new ArrayList<>();
     for (int i = 1; i <= 4; i++) {
       Path d = Files.createDirectories(base.resolve("old" + i));
-      Files.writeString(d.resolve(StartupArchiveLayout.ARCHIVE), "archive " + i);
-      Files.setLastModifiedTime(d.resolve(StartupArchiveLayout.ARCHIVE),
+      Files.writeString(d.resolve(EXEC.archive), "archive " + i);
+      Files.setLastModifiedTime(d.resolve(EXEC.archive),
           FileTime.fromMillis(System.currentTimeMillis() - Duration.ofHours(i).toMillis()));
       older.add(d);
     }
     Path beingMade = Files.createDirectories(base.resolve("being-made"));
     Files.createFile(beingMade.resolve(".making"));
     assertTrue(archive("new", StartupArchiveLayout.ABSENT, "").make().written());
-    assertTrue(Files.exists(base.resolve("new").resolve(StartupArchiveLayout.ARCHIVE)));
+    assertTrue(Files.exists(base.resolve("new").resolve(EXEC.archive)));
     assertTrue(Files.exists(older.get(0)) && Files.exists(older.get(1)), "the newest two older builds stay");
     assertFalse(Files.exists(older.get(2)) || Files.exists(older.get(3)), "the rest go");
     assertTrue(Files.exists(beingMade), "another executor's archive in the making stays");
@@ -173,7 +216,7 @@ class NodeStartupArchiveTest {
 
   @Test
   void withoutTheLaunchScriptsWordThereIsNoArchive() {
-    NodeStartupArchive off = NodeStartupArchive.of(Map.of(), "mixed mode, sharing", container, JAVA_HOME);
+    NodeStartupArchive off = NodeStartupArchive.of(EXEC, Map.of(), "mixed mode, sharing", container, JAVA_HOME);
     assertEquals(NodeStartupArchive.State.OFF, off.state());
   }
 
