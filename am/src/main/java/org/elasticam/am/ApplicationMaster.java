@@ -10,7 +10,7 @@ import static org.elasticam.report.events.EventFields.JAVA_VERSION;
 import static org.elasticam.report.events.EventFields.JOB;
 import static org.elasticam.report.events.EventFields.PID;
 import static org.elasticam.report.events.EventFields.RPC_PORT;
-import static org.elasticam.report.events.EventFields.START_ARCHIVE;
+import static org.elasticam.report.events.EventFields.START;
 import static org.elasticam.report.events.EventFields.TOKENS;
 import static org.elasticam.report.events.EventFields.TRACKING_URL;
 
@@ -240,11 +240,12 @@ public final class ApplicationMaster {
     });
     String trackingUrl = status.url().toString();
     RegisterApplicationMasterResponse reg = amClient.registerApplicationMaster(amHost, grpc.getPort(), trackingUrl);
+    Map<String, Object> registeredStart = startAtRegistration(startupArchive);
     LOG.info("Registered with the ResourceManager; control plane on {}:{}, status at {}", amHost, grpc.getPort(),
         trackingUrl);
     loop.call(() -> {
       events.write(Event.AM_REGISTERED, HOST, amHost, RPC_PORT, grpc.getPort(), TRACKING_URL, trackingUrl,
-          PID, ProcessHandle.current().pid(), START_ARCHIVE, startupArchive.state().eventName);
+          PID, ProcessHandle.current().pid(), START, registeredStart);
       return null;
     });
     Resource resource = Resource.newInstance(elastic.executorContainerMebibytes(), elastic.get(ExecutorKeys.CORES));
@@ -276,6 +277,26 @@ public final class ApplicationMaster {
       status.close();
       amClient.stop();
     }
+  }
+
+  /**
+   * The AM's own start, in the shape of an executor's {@code start} in executor_registered: when its
+   * JVM started, how it stood with its start-up archive, and the JVM's uptime, CPU time and classes
+   * loaded at its registration.
+   */
+  private static Map<String, Object> startAtRegistration(org.elasticam.startup.NodeStartupArchive archive) {
+    java.lang.management.RuntimeMXBean jvm = java.lang.management.ManagementFactory.getRuntimeMXBean();
+    long cpuNs = java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : -1;
+    Map<String, Object> registered = new java.util.LinkedHashMap<>();
+    registered.put("uptime_ms", jvm.getUptime());
+    registered.put("cpu_ms", cpuNs < 0 ? -1 : cpuNs / 1_000_000);
+    registered.put("classes", java.lang.management.ManagementFactory.getClassLoadingMXBean().getTotalLoadedClassCount());
+    Map<String, Object> start = new java.util.LinkedHashMap<>();
+    start.put("jvm_start_ts", jvm.getStartTime());
+    start.put("archive", archive.state().eventName);
+    start.put("registered", registered);
+    return start;
   }
 
   /** Prepares the job's output directories; the reason it cannot, for the user, or null. */

@@ -77,7 +77,9 @@ class StartupArchiveIT {
   private static String amArchiveState(ApplicationId app) throws IOException {
     List<JsonNode> registered = ItCluster.ofType(it.events(app), "am_registered");
     assertEquals(1, registered.size());
-    return registered.get(0).path("start_archive").asText();
+    JsonNode start = registered.get(0).path("start");
+    assertTrue(start.path("registered").path("cpu_ms").asLong() > 0, start.toString());
+    return start.path("archive").asText();
   }
 
   private static Optional<Path> archive() throws IOException {

@@ -3,7 +3,6 @@ package org.elasticam.bench.launch;
 import static org.elasticam.report.events.EventFields.AM_HEAP_MB;
 import static org.elasticam.report.events.EventFields.EVENT;
 import static org.elasticam.report.events.EventFields.START;
-import static org.elasticam.report.events.EventFields.START_ARCHIVE;
 import static org.elasticam.report.events.EventFields.TS;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -47,15 +46,16 @@ public final class LaunchLatency {
     try (EmbeddedCluster c = EmbeddedCluster.start(s)) {
       System.out.println("| N | variant | first registered, median ms | all registered, median ms"
           + " | executor CPU ms to registration sent, median | submit -> AM registered, median ms"
+          + " | AM JVM start -> registered, median ms | AM CPU ms to registered, median"
           + " | runs (first / all / AM) | start-up archive |");
-      System.out.println("|---:|---|---:|---:|---:|---:|---|---|");
+      System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|---|---|");
       String benchClasses = selfCp.stream().filter(e -> e.endsWith("bench/target/classes")).findFirst()
           .orElseThrow(() -> new IllegalStateException("no bench/target/classes on " + selfCp));
       for (int n : new int[] {1, 4, 16}) {
         if (n == 1) {
           // The AM's own start: the floor's minimal managed AM against ours (the rows below).
           report(n, "bare YARN, minimal Java AM (its own start only)", runs,
-              () -> new Measured(-1, -1, -1, "", FloorAm.amStart(c.configuration(), benchClasses)));
+              () -> new Measured(-1, -1, -1, "", FloorAm.amStart(c.configuration(), benchClasses), -1, -1));
         }
         report(n, "bare YARN, shell container", runs, () -> measured(FloorAm.run(c.configuration(), n, false, selfCp)));
         report(n, "bare YARN, minimal Java main", runs, () -> measured(FloorAm.run(c.configuration(), n, true, selfCp)));
@@ -81,10 +81,10 @@ public final class LaunchLatency {
    * One run: registration times from the AM's registration, executors' CPU, how they started, and
    * the AM's own start from the client's submission (-1 where not measured).
    */
-  record Measured(long firstMs, long allMs, long cpuMs, String archive, long amMs) {}
+  record Measured(long firstMs, long allMs, long cpuMs, String archive, long amMs, long amJvmMs, long amCpuMs) {}
 
   private static Measured measured(FloorAm.Result r) {
-    return new Measured(r.firstMs(), r.allMs(), -1, "", -1);
+    return new Measured(r.firstMs(), r.allMs(), -1, "", -1, -1, -1);
   }
 
   private interface Run {
@@ -140,6 +140,8 @@ public final class LaunchLatency {
     List<Long> all = new ArrayList<>();
     List<Long> cpu = new ArrayList<>();
     List<Long> am = new ArrayList<>();
+    List<Long> amJvm = new ArrayList<>();
+    List<Long> amCpu = new ArrayList<>();
     java.util.Map<String, Integer> archive = new java.util.TreeMap<>();
     for (int i = 0; i < runs; i++) {
       Measured res = r.run();
@@ -147,15 +149,17 @@ public final class LaunchLatency {
       all.add(res.allMs());
       cpu.add(res.cpuMs());
       am.add(res.amMs());
+      amJvm.add(res.amJvmMs());
+      amCpu.add(res.amCpuMs());
       for (String state : res.archive().split(",")) {
         if (!state.isEmpty()) {
           archive.merge(state, 1, Integer::sum);
         }
       }
     }
-    System.out.printf("| %d | %s | %s | %s | %s | %s | %s / %s / %s | %s |%n", n, variant, blankIfNone(median(first)),
-        blankIfNone(median(all)), blankIfNone(median(cpu)), blankIfNone(median(am)), first, all, am,
-        archive.isEmpty() ? "" : archive.toString());
+    System.out.printf("| %d | %s | %s | %s | %s | %s | %s | %s | %s / %s / %s | %s |%n", n, variant,
+        blankIfNone(median(first)), blankIfNone(median(all)), blankIfNone(median(cpu)), blankIfNone(median(am)),
+        blankIfNone(median(amJvm)), blankIfNone(median(amCpu)), first, all, am, archive.isEmpty() ? "" : archive.toString());
   }
 
   private static String blankIfNone(long ms) {
@@ -214,10 +218,12 @@ public final class LaunchLatency {
         throw new IllegalStateException("only " + regs.size() + " of " + n + " executors registered in " + log);
       }
       List<Long> cpu = regs.stream().map(x -> x.path(START).path("register_sent").path("cpu_ms").asLong()).toList();
+      JsonNode amStart = last(e, Event.AM_REGISTERED).path(START);
       String archive = String.join(",", regs.stream().map(x -> x.path(START).path("archive").asText()).toList())
-          + ",AM " + last(e, Event.AM_REGISTERED).path(START_ARCHIVE).asText();
+          + ",AM " + amStart.path("archive").asText();
       return new Measured(regs.get(0).path(TS).asLong() - registered,
-          regs.get(n - 1).path(TS).asLong() - registered, median(cpu), archive, registered - submittedMs);
+          regs.get(n - 1).path(TS).asLong() - registered, median(cpu), archive, registered - submittedMs,
+          registered - amStart.path("jvm_start_ts").asLong(), amStart.path("registered").path("cpu_ms").asLong());
     }
   }
 

@@ -56,8 +56,6 @@ public final class EventFields {
   public static final String CORES = "cores";
   public static final String REATTACHED = "reattached";
   public static final String START = "start";
-  /** How a JVM stood with its node's start-up archive: used, refused, absent or off. */
-  public static final String START_ARCHIVE = "start_archive";
   public static final String SHUFFLE_OUTPUT = "shuffle_output";
   public static final String EXIT_STATUS = "exit_status";
   public static final String EXIT_STATUS_NAME = "exit_status_name";
