@@ -12,18 +12,22 @@ import org.apache.hadoop.yarn.api.records.ContainerId;
  *
  * @param stagingDir null where the client set none; {@link #staging} requires it
  * @param appJar our jar on fs.defaultFS as the client staged it; null: in the staging directory
+ * @param appJarDigest our jar's digest as the client computed it; null: the client did not say (or
+ *     said something that is not one), and the AM computes it
  */
 public record AmEnvironment(ApplicationAttemptId attempt, String amHost, String user, String webProxyBase,
-    String stagingDir, String appJar) {
+    String stagingDir, String appJar, String appJarDigest) {
 
   /** Reads the environment; a missing variable NodeManagers always set is one clear error. */
   public static AmEnvironment of(Function<String, String> env) {
     ContainerId container = ContainerId.fromString(require(env, Environment.CONTAINER_ID.name()));
     String staging = env.apply(AmFiles.ENV_STAGING_DIR);
     String appJar = env.apply(AmFiles.ENV_APP_JAR);
+    String digest = env.apply(AmFiles.ENV_APP_JAR_DIGEST);
     return new AmEnvironment(container.getApplicationAttemptId(), require(env, Environment.NM_HOST.name()),
         require(env, Environment.USER.name()), require(env, ApplicationConstants.APPLICATION_WEB_PROXY_BASE_ENV),
-        staging == null || staging.isBlank() ? null : staging, appJar == null || appJar.isBlank() ? null : appJar);
+        staging == null || staging.isBlank() ? null : staging, appJar == null || appJar.isBlank() ? null : appJar,
+        digest != null && digest.matches("[0-9a-f]{32}") ? digest : null);
   }
 
   public String appId() {

@@ -29,6 +29,12 @@ public final class AmFiles {
   /** Our jar on fs.defaultFS as the AM's container got it, for executors to get the same file. */
   public static final String ENV_APP_JAR = "ELASTICAM_APP_JAR";
 
+  /**
+   * Our jar's digest ({@link JarDigest}) as the client computed it from the content it staged, which
+   * names the nodes' start-up archives: the AM need not read its own copy again to name them.
+   */
+  public static final String ENV_APP_JAR_DIGEST = "ELASTICAM_APP_JAR_DIGEST";
+
   public static final String AM_MAIN = "org.elasticam.am.ApplicationMaster";
 
   private AmFiles() {}

@@ -48,8 +48,13 @@ public final class StartupArchives {
    *     so its digest names the archive every application submitted with this jar shares
    */
   static Optional<StartupArchive> forApplication(ElasticConf elastic, Path appJar) {
+    return forApplication(elastic, appJar, Optional.empty());
+  }
+
+  /** @param digest the jar's digest where the client said it, so the jar need not be read again */
+  static Optional<StartupArchive> forApplication(ElasticConf elastic, Path appJar, Optional<String> digest) {
     return choose(elastic, "Executors start", ExecutorKeys.STARTUP_ARCHIVE_ENABLED, ExecutorKeys.EXTRA_CLASS_PATH,
-        ExecutorKeys.EXTRA_JAVA_OPTIONS, appJar, appJar.getFileName().toString());
+        ExecutorKeys.EXTRA_JAVA_OPTIONS, appJar, appJar.getFileName().toString(), digest);
   }
 
   /**
@@ -60,11 +65,12 @@ public final class StartupArchives {
    */
   public static Optional<StartupArchive> forAm(ElasticConf elastic, Path appJar) {
     return choose(elastic, "The AM starts", YarnKeys.AM_STARTUP_ARCHIVE_ENABLED, YarnKeys.AM_EXTRA_CLASS_PATH,
-        YarnKeys.AM_EXTRA_JAVA_OPTIONS, appJar, AmFiles.APP_JAR);
+        YarnKeys.AM_EXTRA_JAVA_OPTIONS, appJar, AmFiles.APP_JAR, Optional.empty());
   }
 
   private static Optional<StartupArchive> choose(ElasticConf elastic, String who, ConfigKey<Boolean> enabled,
-      ConfigKey<String> extraClassPath, ConfigKey<String> extraJavaOptions, Path appJar, String jarInContainer) {
+      ConfigKey<String> extraClassPath, ConfigKey<String> extraJavaOptions, Path appJar, String jarInContainer,
+      Optional<String> digest) {
     if (!elastic.get(enabled)) {
       LOG.info("{} without a start-up archive: {} is false", who, enabled.name());
       return Optional.empty();
@@ -83,7 +89,7 @@ public final class StartupArchives {
     }
     try {
       return Optional.of(new StartupArchive(elastic.getOptional(ExecutorKeys.STARTUP_ARCHIVE_DIR)
-          .filter(s -> !s.isBlank()), JarDigest.of(appJar), jarInContainer));
+          .filter(s -> !s.isBlank()), digest.isPresent() ? digest.get() : JarDigest.of(appJar), jarInContainer));
     } catch (IOException e) {
       LOG.warn("{} without a start-up archive: could not read {}: {}", who, appJar, e.toString());
       return Optional.empty();

@@ -129,7 +129,7 @@ class ApplicationMasterTest {
     conf.set("elasticam.executor.startupArchive.enabled", "false");
     conf.set("elasticam.yarn.heartbeat.interval", "100ms");
     AmEnvironment env = new AmEnvironment(ATTEMPT, "127.0.0.1", "tester", "/proxy/" + ATTEMPT.getApplicationId(),
-        staging.toString(), null);
+        staging.toString(), null, null);
     UserGroupInformation user = UserGroupInformation.createRemoteUser("tester");
     Credentials creds = new Credentials();
     creds.addSecretKey(new Text(AppSecretAuth.CREDENTIALS_KEY), SECRET);

@@ -54,6 +54,18 @@ class StartupArchivesTest {
   }
 
   @Test
+  void theDigestTheClientSaidNamesTheExecutorsArchiveWithoutReadingTheJar() throws Exception {
+    Path jar = jar("a build");
+    String computed = StartupArchives.forApplication(ElasticConf.of(Map.of()), jar).orElseThrow().jarDigest();
+    assertEquals(computed, StartupArchives.forApplication(ElasticConf.of(Map.of()), jar, Optional.of(computed))
+        .orElseThrow().jarDigest());
+    Path gone = tmp.resolve("not-there.jar");
+    assertEquals("00112233445566778899aabbccddeeff", StartupArchives.forApplication(ElasticConf.of(Map.of()), gone,
+        Optional.of("00112233445566778899aabbccddeeff")).orElseThrow().jarDigest(), "the jar is not read");
+    assertTrue(StartupArchives.forApplication(ElasticConf.of(Map.of()), gone).isEmpty(), "without it, it must be");
+  }
+
+  @Test
   void anotherBuildOfTheJarIsAnotherArchive() throws Exception {
     Path jar = jar("a build");
     String first = StartupArchives.forAm(ElasticConf.of(Map.of()), jar).orElseThrow().jarDigest();

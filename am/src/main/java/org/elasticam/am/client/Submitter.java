@@ -277,6 +277,8 @@ public final class Submitter {
         ContainerCommand.literalEnvValue(defaultFs.makeQualified(defaultFs.getWorkingDirectory()).toString()));
     env.put(AmFiles.ENV_STAGING_DIR,
         ContainerCommand.literalEnvValue(staging.getFileSystem(conf).makeQualified(staging).toString()));
+    // Already computed for the jar cache and the AM's archive (JarDigest keeps the last one).
+    env.put(AmFiles.ENV_APP_JAR_DIGEST, org.elasticam.am.JarDigest.of(this.appJar));
     try {
       env.put(AmFiles.ENV_APP_JAR, ContainerCommand.literalEnvValue(appJar.getResource().toPath().toString()));
     } catch (java.net.URISyntaxException e) {
