@@ -287,15 +287,13 @@ public final class ApplicationMaster {
    * loaded at its registration.
    */
   private static Map<String, Object> startAtRegistration(org.elasticam.startup.NodeStartupArchive archive) {
-    java.lang.management.RuntimeMXBean jvm = java.lang.management.ManagementFactory.getRuntimeMXBean();
-    long cpuNs = java.lang.management.ManagementFactory.getOperatingSystemMXBean()
-        instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : -1;
+    org.elasticam.startup.StartMark now = org.elasticam.startup.StartMark.now();
     Map<String, Object> registered = new java.util.LinkedHashMap<>();
-    registered.put("uptime_ms", jvm.getUptime());
-    registered.put("cpu_ms", cpuNs < 0 ? -1 : cpuNs / 1_000_000);
-    registered.put("classes", java.lang.management.ManagementFactory.getClassLoadingMXBean().getTotalLoadedClassCount());
+    registered.put("uptime_ms", now.uptimeMs());
+    registered.put("cpu_ms", now.cpuMs());
+    registered.put("classes", now.classesLoaded());
     Map<String, Object> start = new java.util.LinkedHashMap<>();
-    start.put("jvm_start_ts", jvm.getStartTime());
+    start.put("jvm_start_ts", java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime());
     start.put("archive", archive.state().eventName);
     start.put("registered", registered);
     return start;

@@ -11,28 +11,10 @@ import java.util.HexFormat;
 /** A name for a build of a jar: equal for equal content, whatever its path or time. */
 public final class JarDigest {
 
-  /** The last file hashed, by path, size and time: a client names the same jar for its cache and its AM's archive. */
-  private static volatile Memo last;
-
-  private record Memo(Path file, long size, long modifiedMs, String digest) {}
-
   private JarDigest() {}
 
   /** The first 16 bytes of the file's SHA-256, in hex. */
   public static String of(Path file) throws IOException {
-    Path abs = file.toAbsolutePath();
-    long size = Files.size(abs);
-    long modified = Files.getLastModifiedTime(abs).toMillis();
-    Memo m = last;
-    if (m != null && m.file().equals(abs) && m.size() == size && m.modifiedMs() == modified) {
-      return m.digest();
-    }
-    String digest = hash(abs);
-    last = new Memo(abs, size, modified, digest);
-    return digest;
-  }
-
-  private static String hash(Path file) throws IOException {
     MessageDigest sha;
     try {
       sha = MessageDigest.getInstance("SHA-256");

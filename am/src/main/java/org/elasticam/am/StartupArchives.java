@@ -62,10 +62,11 @@ public final class StartupArchives {
    * executors' in the directory of this build of our jar.
    *
    * @param appJar our jar on the client's machine, the same content the AM's container localizes
+   * @param digest its {@link JarDigest}, which the client has computed already
    */
-  public static Optional<StartupArchive> forAm(ElasticConf elastic, Path appJar) {
+  public static Optional<StartupArchive> forAm(ElasticConf elastic, Path appJar, String digest) {
     return choose(elastic, "The AM starts", YarnKeys.AM_STARTUP_ARCHIVE_ENABLED, YarnKeys.AM_EXTRA_CLASS_PATH,
-        YarnKeys.AM_EXTRA_JAVA_OPTIONS, appJar, AmFiles.APP_JAR, Optional.empty());
+        YarnKeys.AM_EXTRA_JAVA_OPTIONS, appJar, AmFiles.APP_JAR, Optional.of(digest));
   }
 
   private static Optional<StartupArchive> choose(ElasticConf elastic, String who, ConfigKey<Boolean> enabled,

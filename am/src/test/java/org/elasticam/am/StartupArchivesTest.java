@@ -19,6 +19,11 @@ class StartupArchivesTest {
   @TempDir
   Path tmp;
 
+  /** As the client calls it, with the digest it computed. */
+  private static Optional<StartupArchive> forAm(ElasticConf conf, Path jar) throws Exception {
+    return StartupArchives.forAm(conf, jar, JarDigest.of(jar));
+  }
+
   private Path jar(String content) throws Exception {
     Path jar = tmp.resolve("elasticam.jar");
     Files.writeString(jar, content);
@@ -28,28 +33,28 @@ class StartupArchivesTest {
   @Test
   void theAmsArchiveIsNamedByTheSameBuildAsTheExecutorsAndFoundUnderTheAmsNameForTheJar() throws Exception {
     Path jar = jar("a build");
-    StartupArchive am = StartupArchives.forAm(ElasticConf.of(Map.of()), jar).orElseThrow();
+    StartupArchive am = forAm(ElasticConf.of(Map.of()), jar).orElseThrow();
     StartupArchive executors = StartupArchives.forApplication(ElasticConf.of(Map.of()), jar).orElseThrow();
     assertEquals(executors.jarDigest(), am.jarDigest(), "one directory per build for both");
     assertEquals(AmFiles.APP_JAR, am.appJar(), "the jar as the AM's container links it");
     assertEquals(Optional.empty(), am.baseDir());
-    assertEquals(Optional.of("/data/archives"), StartupArchives.forAm(
+    assertEquals(Optional.of("/data/archives"), forAm(
         ElasticConf.of(Map.of("elasticam.executor.startupArchive.dir", "/data/archives")), jar).orElseThrow().baseDir());
   }
 
   @Test
   void theAmStartsWithoutOneWhenTurnedOffOrWhenTheUserChoseTheFirstClasspathEntryOrClassSharing() throws Exception {
     Path jar = jar("a build");
-    assertTrue(StartupArchives.forAm(ElasticConf.of(Map.of("elasticam.yarn.am.startupArchive.enabled", "false")), jar)
+    assertTrue(forAm(ElasticConf.of(Map.of("elasticam.yarn.am.startupArchive.enabled", "false")), jar)
         .isEmpty());
-    assertTrue(StartupArchives.forAm(ElasticConf.of(Map.of("elasticam.yarn.am.extraClassPath", "/opt/first.jar")), jar)
+    assertTrue(forAm(ElasticConf.of(Map.of("elasticam.yarn.am.extraClassPath", "/opt/first.jar")), jar)
         .isEmpty());
-    assertTrue(StartupArchives.forAm(ElasticConf.of(Map.of("elasticam.yarn.am.extraJavaOptions",
+    assertTrue(forAm(ElasticConf.of(Map.of("elasticam.yarn.am.extraJavaOptions",
         "-Xlog:gc -XX:SharedArchiveFile=/tmp/mine.jsa")), jar).isEmpty());
     // The executors' settings are theirs alone.
-    assertTrue(StartupArchives.forAm(ElasticConf.of(Map.of("elasticam.executor.startupArchive.enabled", "false",
+    assertTrue(forAm(ElasticConf.of(Map.of("elasticam.executor.startupArchive.enabled", "false",
         "elasticam.executor.extraClassPath", "/opt/x.jar")), jar).isPresent());
-    assertTrue(StartupArchives.forAm(ElasticConf.of(Map.of("elasticam.yarn.am.extraJavaOptions", "-Xlog:gc")), jar)
+    assertTrue(forAm(ElasticConf.of(Map.of("elasticam.yarn.am.extraJavaOptions", "-Xlog:gc")), jar)
         .isPresent());
   }
 
@@ -68,8 +73,8 @@ class StartupArchivesTest {
   @Test
   void anotherBuildOfTheJarIsAnotherArchive() throws Exception {
     Path jar = jar("a build");
-    String first = StartupArchives.forAm(ElasticConf.of(Map.of()), jar).orElseThrow().jarDigest();
+    String first = forAm(ElasticConf.of(Map.of()), jar).orElseThrow().jarDigest();
     Files.writeString(jar, "another build, longer");
-    assertNotEquals(first, StartupArchives.forAm(ElasticConf.of(Map.of()), jar).orElseThrow().jarDigest());
+    assertNotEquals(first, forAm(ElasticConf.of(Map.of()), jar).orElseThrow().jarDigest());
   }
 }

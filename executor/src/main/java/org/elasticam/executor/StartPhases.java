@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.elasticam.rpc.proto.StartPhases.Builder;
+import org.elasticam.startup.StartMark;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,16 +17,13 @@ final class StartPhases {
 
   private static final Logger LOG = LoggerFactory.getLogger(StartPhases.class);
 
-  /** A step reached: JVM uptime, process CPU time, and classes loaded, then. */
-  record Mark(long uptimeMs, long cpuMs, long classesLoaded) {}
-
-  private final Map<String, Mark> marks = new LinkedHashMap<>();
+  private final Map<String, StartMark> marks = new LinkedHashMap<>();
   private boolean logged;
   private String archive = "";
 
   /** Records {@code step} now (the first time only). */
-  synchronized Mark mark(String step) {
-    return marks.computeIfAbsent(step, s -> now());
+  synchronized StartMark mark(String step) {
+    return marks.computeIfAbsent(step, s -> StartMark.now());
   }
 
   /** How the JVM started with respect to the node's start-up archive ({@link org.elasticam.startup.NodeStartupArchive.State}). */
@@ -33,18 +31,8 @@ final class StartPhases {
     archive = state;
   }
 
-  synchronized Map<String, Mark> marks() {
+  synchronized Map<String, StartMark> marks() {
     return new LinkedHashMap<>(marks);
-  }
-
-  static Mark now() {
-    long cpuNs = -1;
-    java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-    if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
-      cpuNs = sun.getProcessCpuTime();
-    }
-    return new Mark(ManagementFactory.getRuntimeMXBean().getUptime(), cpuNs < 0 ? -1 : cpuNs / 1_000_000,
-        ManagementFactory.getClassLoadingMXBean().getTotalLoadedClassCount());
   }
 
   /** What the driver gets with the registration: the steps so far. */
@@ -61,9 +49,9 @@ final class StartPhases {
     }
     logged = true;
     StringBuilder line = new StringBuilder();
-    Mark previous = new Mark(0, 0, 0);
-    for (Map.Entry<String, Mark> e : marks.entrySet()) {
-      Mark m = e.getValue();
+    StartMark previous = new StartMark(0, 0, 0);
+    for (Map.Entry<String, StartMark> e : marks.entrySet()) {
+      StartMark m = e.getValue();
       line.append(line.length() == 0 ? "" : ", ").append(e.getKey()).append(" at ").append(m.uptimeMs())
           .append(" ms (+").append(m.uptimeMs() - previous.uptimeMs()).append(" ms, CPU +")
           .append(m.cpuMs() - previous.cpuMs()).append(" ms, ").append(m.classesLoaded()).append(" classes)");

@@ -12,11 +12,11 @@ class StartPhasesTest {
   @Test
   void eachStepIsMarkedOnceInOrderAndGoesToTheDriverWithTheJvmsStart() {
     StartPhases p = new StartPhases();
-    StartPhases.Mark main = p.mark("main");
+    org.elasticam.startup.StartMark main = p.mark("main");
     p.mark("registered");
     assertEquals(main, p.mark("main"), "a step is marked the first time only");
     assertEquals(List.of("main", "registered"), List.copyOf(p.marks().keySet()));
-    StartPhases.Mark registered = p.marks().get("registered");
+    org.elasticam.startup.StartMark registered = p.marks().get("registered");
     assertTrue(registered.uptimeMs() >= main.uptimeMs());
     assertTrue(registered.classesLoaded() >= main.classesLoaded() && main.classesLoaded() > 0);
     assertTrue(main.cpuMs() >= 0, "the process's CPU time is known on this JVM");

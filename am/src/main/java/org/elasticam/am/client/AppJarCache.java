@@ -43,11 +43,13 @@ final class AppJarCache {
    * when the directory holds another file under its name (the caller then uploads the jar with the
    * application).
    *
+   * @param digest the jar's {@link JarDigest}, which names its copy in the cache
    * @param uploader names the temporary file, so that two clients never write the same one
    */
-  static Optional<LocalResource> stage(FileSystem fs, Path dir, java.nio.file.Path jar, String uploader) {
+  static Optional<LocalResource> stage(FileSystem fs, Path dir, java.nio.file.Path jar, String digest,
+      String uploader) {
     try {
-      return cached(fs, dir, jar, uploader);
+      return cached(fs, dir, jar, digest, uploader);
     } catch (IOException e) {
       // A file system without FileContext support, a quota, a permission: the cache is an
       // optimisation, and the application's own staging directory still works.
@@ -57,10 +59,10 @@ final class AppJarCache {
     }
   }
 
-  private static Optional<LocalResource> cached(FileSystem fs, Path dir, java.nio.file.Path jar, String uploader)
-      throws IOException {
+  private static Optional<LocalResource> cached(FileSystem fs, Path dir, java.nio.file.Path jar, String digest,
+      String uploader) throws IOException {
     long size = Files.size(jar);
-    Path cached = new Path(dir, JarDigest.of(jar) + ".jar");
+    Path cached = new Path(dir, digest + ".jar");
     Optional<FileStatus> found = status(fs, cached);
     if (found.isEmpty()) {
       fs.mkdirs(dir, new FsPermission((short) 0700));

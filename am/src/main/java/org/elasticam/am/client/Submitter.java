@@ -67,6 +67,8 @@ public final class Submitter {
   private final ElasticConf elastic;
   private final YarnClient yarn;
   private final Path appJar;
+  /** {@link #jarDigest}, read once: it names the jar cache's copy and the nodes' start-up archives. */
+  private String appJarDigest;
   private final Credentials tokens;
 
   /** @param tokens delegation tokens the application takes with it (empty on a cluster without Kerberos) */
@@ -207,6 +209,14 @@ public final class Submitter {
     return new org.apache.hadoop.fs.Path(stagingBase(), appId.toString());
   }
 
+  /** Our jar's digest, computed on first use (hashing 29 MB). */
+  private String jarDigest() throws IOException {
+    if (appJarDigest == null) {
+      appJarDigest = org.elasticam.am.JarDigest.of(appJar);
+    }
+    return appJarDigest;
+  }
+
   private org.apache.hadoop.fs.Path stagingBase() throws IOException {
     java.util.Optional<String> set = elastic.getOptional(YarnKeys.STAGING_DIR);
     return set.isPresent() ? new org.apache.hadoop.fs.Path(set.get())
@@ -217,7 +227,8 @@ public final class Submitter {
       throws IOException {
     Map<String, LocalResource> m = new HashMap<>();
     java.util.Optional<LocalResource> cached = elastic.get(YarnKeys.JAR_CACHE_ENABLED)
-        ? AppJarCache.stage(fs, new org.apache.hadoop.fs.Path(stagingBase(), JAR_CACHE_DIR), appJar, dir.getName())
+        ? AppJarCache.stage(fs, new org.apache.hadoop.fs.Path(stagingBase(), JAR_CACHE_DIR), appJar, jarDigest(),
+            dir.getName())
         : java.util.Optional.empty();
     m.put(AmFiles.APP_JAR, cached.isPresent() ? cached.get() : upload(fs, appJar, dir, AmFiles.APP_JAR));
     JobSpec job = args.job();
@@ -277,8 +288,7 @@ public final class Submitter {
         ContainerCommand.literalEnvValue(defaultFs.makeQualified(defaultFs.getWorkingDirectory()).toString()));
     env.put(AmFiles.ENV_STAGING_DIR,
         ContainerCommand.literalEnvValue(staging.getFileSystem(conf).makeQualified(staging).toString()));
-    // Already computed for the jar cache and the AM's archive (JarDigest keeps the last one).
-    env.put(AmFiles.ENV_APP_JAR_DIGEST, org.elasticam.am.JarDigest.of(this.appJar));
+    env.put(AmFiles.ENV_APP_JAR_DIGEST, jarDigest());
     try {
       env.put(AmFiles.ENV_APP_JAR, ContainerCommand.literalEnvValue(appJar.getResource().toPath().toString()));
     } catch (java.net.URISyntaxException e) {
@@ -305,11 +315,11 @@ public final class Submitter {
   }
 
   /** The job's arguments travel in {@link AmFiles#JOB_FILE}: nothing the user typed is on this line. */
-  private String amCommand(ApplicationId appId) {
+  private String amCommand(ApplicationId appId) throws IOException {
     ContainerCommand c = new ContainerCommand()
         .requireJava(ExecutorLaunchSpec.MIN_JAVA, ExitStatus.JAVA_TOO_OLD, "the AM container", AM_JAVA_HOME_KEY,
             ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/AppMaster.stderr");
-    java.util.Optional<StartupArchive> archive = StartupArchives.forAm(elastic, appJar);
+    java.util.Optional<StartupArchive> archive = StartupArchives.forAm(elastic, appJar, jarDigest());
     archive.ifPresent(a -> c.startupArchive(a, StartupArchiveLayout.Role.AM));
     c.shell("exec")
         .expanded(Environment.JAVA_HOME.$$() + "/bin/java")

@@ -39,7 +39,7 @@ class AppJarCacheTest {
 
   @Test
   void theFirstApplicationUploadsTheJarAndTheNextOnesGetTheSameFile() throws Exception {
-    LocalResource first = AppJarCache.stage(fs, cacheDir, jar, "application_1_0001").orElseThrow();
+    LocalResource first = AppJarCache.stage(fs, cacheDir, jar, org.elasticam.am.JarDigest.of(jar), "application_1_0001").orElseThrow();
     Path cached = new Path(cacheDir, JarDigest.of(jar) + ".jar");
     assertEquals(fs.makeQualified(cached).toUri().getPath(), first.getResource().getFile());
     assertEquals(LocalResourceVisibility.PRIVATE, first.getVisibility());
@@ -48,7 +48,7 @@ class AppJarCacheTest {
     // not localize it: the next submissions must find the file as it is.
     fs.setTimes(cached, 1_000_000_000_000L, -1);
 
-    LocalResource second = AppJarCache.stage(fs, cacheDir, jar, "application_1_0002").orElseThrow();
+    LocalResource second = AppJarCache.stage(fs, cacheDir, jar, org.elasticam.am.JarDigest.of(jar), "application_1_0002").orElseThrow();
 
     assertEquals(first.getResource(), second.getResource());
     assertEquals(1_000_000_000_000L, second.getTimestamp());
@@ -57,10 +57,10 @@ class AppJarCacheTest {
 
   @Test
   void anotherBuildIsAnotherFile() throws Exception {
-    LocalResource first = AppJarCache.stage(fs, cacheDir, jar, "application_1_0001").orElseThrow();
+    LocalResource first = AppJarCache.stage(fs, cacheDir, jar, org.elasticam.am.JarDigest.of(jar), "application_1_0001").orElseThrow();
     Files.write(jar, "the bytes of the next build".getBytes());
 
-    LocalResource next = AppJarCache.stage(fs, cacheDir, jar, "application_1_0002").orElseThrow();
+    LocalResource next = AppJarCache.stage(fs, cacheDir, jar, org.elasticam.am.JarDigest.of(jar), "application_1_0002").orElseThrow();
 
     assertNotEquals(first.getResource(), next.getResource());
     assertEquals(Files.size(jar), next.getSize());
@@ -77,7 +77,7 @@ class AppJarCacheTest {
       out.write("cut short".getBytes());
     }
 
-    Optional<LocalResource> r = AppJarCache.stage(fs, cacheDir, jar, "application_1_0001");
+    Optional<LocalResource> r = AppJarCache.stage(fs, cacheDir, jar, org.elasticam.am.JarDigest.of(jar), "application_1_0001");
 
     assertTrue(r.isEmpty());
     try (var in = fs.open(cached)) {
@@ -104,7 +104,7 @@ class AppJarCacheTest {
       }
     };
 
-    LocalResource r = AppJarCache.stage(racing, cacheDir, jar, "application_1_0002").orElseThrow();
+    LocalResource r = AppJarCache.stage(racing, cacheDir, jar, org.elasticam.am.JarDigest.of(jar), "application_1_0002").orElseThrow();
 
     assertEquals(1_000_000_000_000L, r.getTimestamp());
     assertEquals(List.of(cached.getName()), visibleNames());
@@ -116,7 +116,7 @@ class AppJarCacheTest {
     Files.createDirectories(tmp.resolve("staging").getParent());
     Files.write(tmp.resolve("staging"), "not a directory".getBytes());
 
-    Optional<LocalResource> r = AppJarCache.stage(fs, cacheDir, jar, "application_1_0001");
+    Optional<LocalResource> r = AppJarCache.stage(fs, cacheDir, jar, org.elasticam.am.JarDigest.of(jar), "application_1_0001");
 
     assertTrue(r.isEmpty());
   }
