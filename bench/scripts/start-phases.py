@@ -7,9 +7,7 @@ the CPU time spent in it and the classes loaded by its end, over every executor 
 Steps: launched (executor_launched, the AM's clock) -> JVM started (the executor's clock) -> main ->
 credentials read -> shuffle ready -> register sent (the executor's JVM uptime) -> registered (the
 AM's executor_registered). Launched -> JVM start and register sent -> registered compare two clocks:
-on one machine (the embedded cluster) they are the same clock. Since the executor asks the shuffle
-service while it opens its control-plane channel, "shuffle ready" is when the service's answer was in
-hand, after the channel was built; before, it came before the channel.
+on one machine (the embedded cluster) they are the same clock.
 """
 import json
 import statistics

@@ -145,7 +145,7 @@ public final class ExecutorBackend {
 
   /** One connection to one driver, from Register to its end. */
   private End connect(DriverEndpoint endpoint, TaskLoader loader, ScheduledExecutorService timer, boolean reattach)
-      throws InterruptedException, IOException {
+      throws InterruptedException {
     ManagedChannel channel = ControlPlaneChannels.executorBuilder(endpoint.host(), endpoint.port(), controlPlaneTls,
             args.okHttpControlPlane())
         .keepAliveTime(20, TimeUnit.SECONDS)
@@ -195,11 +195,7 @@ public final class ExecutorBackend {
       this.loader = loader;
     }
 
-    void start(Outbox out, boolean reattach) throws IOException {
-      if (shuffle != null) {
-        shuffle.awaitRegistered(); // its answer came while the channel above was being opened
-      }
-      startPhases.mark("shuffle ready");
+    void start(Outbox out, boolean reattach) {
       this.outbox = out;
       this.commits = new CommitRequests(id -> out.send(ExecutorMessage.newBuilder()
           .setCommitRequest(CommitRequest.newBuilder().setTaskId(id)).build()), args.heartbeatTimeout());

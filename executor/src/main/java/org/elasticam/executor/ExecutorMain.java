@@ -47,6 +47,7 @@ public final class ExecutorMain {
       try (ExecutorShuffle shuffle = ExecutorShuffle.start(args.appId(), String.valueOf(args.executorId()), host,
           secret, args.shuffleService(), args.readLocalShuffleDirectly(),
           ClientSettings.from(ElasticConf.of(args.shuffleClientConf())), System.getenv(), Clock.system())) {
+        phases.mark("shuffle ready");
         ExecutorBackend backend = new ExecutorBackend(args, host, container, secret, Clock.system(), scratch, shuffle)
             .withStartPhases(phases)
             .onRegistered(() -> {

@@ -239,63 +239,6 @@ class DriverControlPlaneTest {
     assertTrue(killed.get(0).startsWith("1: lost: stream failed"), killed.toString());
   }
 
-  /**
-   * The executor asks its node's shuffle service to take it while it opens its control plane, and
-   * registers with the driver only once the service said yes: one the service refuses fails its start
-   * and never reaches the driver, as when it asked first and dialled after.
-   */
-  @Test
-  void anExecutorTheShuffleServiceRefusesNeverRegistersWithTheDriver() throws Exception {
-    int port = startDriver("sleep", "--stages", "1", "--tasks", "1", "--task-ms", "1");
-    java.util.concurrent.CountDownLatch answer = new java.util.concurrent.CountDownLatch(1);
-    try (java.net.ServerSocket service = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
-      Thread t = new Thread(() -> refuseEveryRequest(service, answer), "refusing-shuffle-service");
-      t.setDaemon(true);
-      t.start();
-      String meta = java.util.Base64.getEncoder().encodeToString(
-          new org.elasticam.shuffle.protocol.PortMetadata(service.getLocalPort(), false).encode().array());
-      org.elasticam.executor.shuffle.ExecutorShuffle shuffle = org.elasticam.executor.shuffle.ExecutorShuffle.start(
-          "application_1_0001", "1", "127.0.0.1", SECRET, java.util.Optional.of("elasticam_shuffle"), false,
-          org.elasticam.shuffle.client.ClientSettings.defaults(), java.util.Map.of("LOCAL_DIRS",
-              scratch.resolve("local").toString(), "NM_AUX_SERVICE_elasticam_shuffle", meta), Clock.system());
-      // Returned while the service has not answered yet.
-      ExecutorArgs args = ExecutorArgs.parse(new String[] {"--driver", "127.0.0.1:" + port, "--executor-id", "1",
-          "--app-id", "app_1", "--cores", "2", "--heartbeat-ms", "200", "--heartbeat-timeout-ms", "10000"});
-      CompletableFuture<Throwable> run = CompletableFuture.supplyAsync(() -> {
-        try {
-          new ExecutorBackend(args, "localhost", "c1", SECRET, Clock.system(), scratch.resolve("e1"), shuffle).run();
-          return null;
-        } catch (Exception e) {
-          return e;
-        }
-      });
-      Thread.sleep(500);
-      assertEquals(0, (int) loop.call(() -> driver.engine().registeredExecutors()), "waits for the service's answer");
-      answer.countDown();
-      Throwable failed = run.get(20, TimeUnit.SECONDS);
-      assertTrue(failed instanceof java.io.IOException && failed.getMessage().contains("403"), String.valueOf(failed));
-      assertEquals(0, (int) loop.call(() -> driver.engine().registeredExecutors()), "never registered");
-      shuffle.close();
-    }
-  }
-
-  /** Answers every request on {@code service} with a 403, once {@code answer} opens. */
-  private static void refuseEveryRequest(java.net.ServerSocket service, java.util.concurrent.CountDownLatch answer) {
-    while (!service.isClosed()) {
-      try (java.net.Socket s = service.accept()) {
-        answer.await();
-        java.io.InputStream in = s.getInputStream();
-        byte[] buf = new byte[8192];
-        in.read(buf); // the request; its content does not matter
-        s.getOutputStream().write(("HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: 7\r\n"
-            + "Connection: close\r\n\r\nrefused").getBytes(StandardCharsets.US_ASCII));
-        s.getOutputStream().flush();
-      } catch (java.io.IOException | InterruptedException e) {
-        return;
-      }
-    }
-  }
-
   private void waitFor(java.util.concurrent.Callable<Boolean> condition, String what) throws Exception {
     for (int i = 0; i < 400 && !loop.call(condition); i++) {
       Thread.sleep(25);

@@ -47,8 +47,6 @@ public final class ExecutorShuffle implements AutoCloseable {
   private final Clock clock;
   private ServiceAddress servedAt;
   private ShuffleServer ownServer;
-  /** The registration with the node's service; done at once without one. */
-  private final java.util.concurrent.CompletableFuture<Void> registration = new java.util.concurrent.CompletableFuture<>();
 
   private ExecutorShuffle(String appId, String executorId, String host, List<Path> localDirs, byte[] shuffleSecret,
       ShuffleClient client, ServiceAddress servedAt, boolean readLocalDirectly, Clock clock) {
@@ -65,11 +63,11 @@ public final class ExecutorShuffle implements AutoCloseable {
   }
 
   /**
-   * Sets up the executor's shuffle: starts registering with the node's service {@code serviceName}
-   * ({@link #awaitRegistered} waits for the answer), or serves its own output when there is none.
+   * Sets up the executor's shuffle: registers with the node's service {@code serviceName}, or starts
+   * serving its own output when there is none.
    *
    * @param env the container's environment ({@code LOCAL_DIRS}, {@code NM_AUX_SERVICE_<name>})
-   * @throws IOException when the node runs no such service
+   * @throws IOException when the node's service cannot be found or refuses the registration
    */
   public static ExecutorShuffle start(String appId, String executorId, String host, byte[] appSecret,
       Optional<String> serviceName, boolean readLocalDirectly, ClientSettings clientSettings,
@@ -86,28 +84,11 @@ public final class ExecutorShuffle implements AutoCloseable {
         }
         PortMetadata port = PortMetadata.fromEnvironment(meta);
         ServiceAddress at = new ServiceAddress(host, port.port(), port.tls());
-        ExecutorShuffle s = new ExecutorShuffle(appId, executorId, host, dirs, shuffleSecret, client, at,
-            readLocalDirectly, clock);
-        // The answer comes from the NodeManager, which is busy starting this executor's neighbours
-        // at the same time: the executor opens its control plane meanwhile and waits only before it
-        // registers with the driver (awaitRegistered).
-        Thread t = new Thread(() -> {
-          try {
-            client.register(at, executorId, dirs);
-            LOG.info("Executor {} registered its shuffle dirs {} with the shuffle service at {}", executorId, dirs, at);
-            s.registration.complete(null);
-          } catch (IOException | RuntimeException e) {
-            s.registration.completeExceptionally(e);
-          }
-        }, "shuffle-registration");
-        t.setDaemon(true);
-        t.start();
-        return s;
+        client.register(at, executorId, dirs);
+        LOG.info("Executor {} registered its shuffle dirs {} with the shuffle service at {}", executorId, dirs, at);
+        return new ExecutorShuffle(appId, executorId, host, dirs, shuffleSecret, client, at, readLocalDirectly, clock);
       }
-      ExecutorShuffle s = new ExecutorShuffle(appId, executorId, host, dirs, shuffleSecret, client, null,
-          readLocalDirectly, clock);
-      s.registration.complete(null);
-      return s;
+      return new ExecutorShuffle(appId, executorId, host, dirs, shuffleSecret, client, null, readLocalDirectly, clock);
     } catch (IOException | RuntimeException e) {
       client.close();
       throw e;
@@ -139,28 +120,6 @@ public final class ExecutorShuffle implements AutoCloseable {
       }
     }
     return dirs;
-  }
-
-  /**
-   * Waits for the node's service to take this executor's registration: before the executor
-   * registers with the driver, so that an executor whose service refuses it fails its start, as it
-   * always has, and no map output is written before the service knows where to find it.
-   *
-   * @throws IOException when the service refused it or could not be reached
-   */
-  public void awaitRegistered() throws IOException {
-    try {
-      registration.get();
-    } catch (java.util.concurrent.ExecutionException e) {
-      Throwable c = e.getCause();
-      if (c instanceof IOException io) {
-        throw io;
-      }
-      throw new IOException("shuffle registration failed: " + c, c);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted while registering with the shuffle service");
-    }
   }
 
   public String appId() {
