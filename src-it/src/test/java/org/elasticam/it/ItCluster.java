@@ -40,6 +40,15 @@ final class ItCluster implements AutoCloseable {
   final EmbeddedCluster cluster;
   final Path eventLogDir;
   final Path appJar;
+  /**
+   * Submissions keep their start-up archives in one directory for the whole run, as the nodes of a
+   * long-lived cluster keep theirs across applications, instead of each test's new nodes making
+   * them again; StartupArchiveIT turns it off to test the default place.
+   */
+  boolean sharedStartupArchives = true;
+
+  /** Where {@link #sharedStartupArchives} keeps them: one per build of the suite. */
+  static final Path SHARED_STARTUP_ARCHIVES = Path.of("target", "it-startup-archives").toAbsolutePath();
 
   private ItCluster(EmbeddedCluster cluster, Path eventLogDir, Path appJar) {
     this.cluster = cluster;
@@ -104,6 +113,9 @@ final class ItCluster implements AutoCloseable {
     if (all.get(0).equals("submit") && !String.join(" ", args).contains("elasticam.eventLog.dir")) {
       // Right after "submit": anything after a user job's --class belongs to the job.
       all.addAll(1, List.of("--conf", "elasticam.eventLog.dir=" + eventLogDir.toUri()));
+    }
+    if (all.get(0).equals("submit") && sharedStartupArchives && !String.join(" ", args).contains("startupArchive.dir")) {
+      all.addAll(1, List.of("--conf", "elasticam.executor.startupArchive.dir=" + SHARED_STARTUP_ARCHIVES));
     }
     int code = new ElasticamCli(conf, new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8), appJar).run(all.toArray(new String[0]));

@@ -32,6 +32,7 @@ class StartupArchiveIT {
   @BeforeAll
   static void start() throws Exception {
     it = ItCluster.start("startup-archive", s -> s.withNodeManagers(1));
+    it.sharedStartupArchives = false; // the default place, in each node's own directories
   }
 
   @AfterAll

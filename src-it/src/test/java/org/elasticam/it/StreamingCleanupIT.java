@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -127,18 +126,36 @@ class StreamingCleanupIT {
         "batches", BATCHES, "bytes_per_batch", perBatch, "peak_bytes", peak, "samples", usage.size());
   }
 
-  /** Bytes of shuffle files under every NodeManager's local dirs now. */
+  /**
+   * Bytes of shuffle files under every NodeManager's local dirs now. The nodes create and delete
+   * files and directories all the time (containers' scratch, logs, the shuffles deleted by the test
+   * itself): one that vanishes during the walk is skipped, so a sample is never lost to it.
+   */
   private static long shuffleBytesOnNodes() {
-    try (Stream<Path> files = Files.walk(it.cluster.workDir())) {
-      return files.filter(p -> p.toString().contains("/elasticam-shuffle/")).mapToLong(p -> {
-        try {
-          return Files.isRegularFile(p) ? Files.size(p) : 0;
-        } catch (IOException e) {
-          return 0;
+    long[] bytes = {0};
+    try {
+      Files.walkFileTree(it.cluster.workDir(), new java.nio.file.SimpleFileVisitor<>() {
+        @Override
+        public java.nio.file.FileVisitResult visitFile(Path p, java.nio.file.attribute.BasicFileAttributes a) {
+          if (a.isRegularFile() && p.toString().contains("/elasticam-shuffle/")) {
+            bytes[0] += a.size();
+          }
+          return java.nio.file.FileVisitResult.CONTINUE;
         }
-      }).sum();
-    } catch (IOException | java.io.UncheckedIOException e) {
-      return 0;
+
+        @Override
+        public java.nio.file.FileVisitResult visitFileFailed(Path p, IOException e) {
+          return java.nio.file.FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public java.nio.file.FileVisitResult postVisitDirectory(Path dir, IOException e) {
+          return java.nio.file.FileVisitResult.CONTINUE; // a directory deleted while it was listed
+        }
+      });
+    } catch (IOException e) {
+      // Not thrown: every failure above continues the walk.
     }
+    return bytes[0];
   }
 }
