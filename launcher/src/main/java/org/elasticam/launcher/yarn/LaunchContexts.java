@@ -79,6 +79,7 @@ public final class LaunchContexts {
       c.startupArchiveOption();
     }
     spec.startupClassPathJar().ifPresent(jar -> c.expanded("-javaagent:" + Environment.PWD.$$() + "/" + jar));
+    ExecutorLaunchSpec.START_COMPILER_OPTIONS.forEach(c::arg);
     // The user's options after ours, so that they can change what we chose (the GC, say), but not the heap.
     spec.jvm().addOptions(c, Map.of("APP_ID", spec.appId(), "EXECUTOR_ID", String.valueOf(id.value())));
     c.expanded("-Djava.io.tmpdir=" + Environment.PWD.$$() + "/tmp")
