@@ -39,7 +39,7 @@ class AppJarCacheTest {
 
   @Test
   void theFirstApplicationUploadsTheJarAndTheNextOnesGetTheSameFile() throws Exception {
-    LocalResource first = AppJarCache.stage(fs, cacheDir, jar, org.elasticam.am.JarDigest.of(jar), "application_1_0001").orElseThrow();
+    LocalResource first = stage(fs, "application_1_0001").orElseThrow();
     Path cached = new Path(cacheDir, JarDigest.of(jar) + ".jar");
     assertEquals(fs.makeQualified(cached).toUri().getPath(), first.getResource().getFile());
     assertEquals(LocalResourceVisibility.PRIVATE, first.getVisibility());
@@ -48,7 +48,7 @@ class AppJarCacheTest {
     // not localize it: the next submissions must find the file as it is.
     fs.setTimes(cached, 1_000_000_000_000L, -1);
 
-    LocalResource second = AppJarCache.stage(fs, cacheDir, jar, org.elasticam.am.JarDigest.of(jar), "application_1_0002").orElseThrow();
+    LocalResource second = stage(fs, "application_1_0002").orElseThrow();
 
     assertEquals(first.getResource(), second.getResource());
     assertEquals(1_000_000_000_000L, second.getTimestamp());
@@ -57,10 +57,10 @@ class AppJarCacheTest {
 
   @Test
   void anotherBuildIsAnotherFile() throws Exception {
-    LocalResource first = AppJarCache.stage(fs, cacheDir, jar, org.elasticam.am.JarDigest.of(jar), "application_1_0001").orElseThrow();
+    LocalResource first = stage(fs, "application_1_0001").orElseThrow();
     Files.write(jar, "the bytes of the next build".getBytes());
 
-    LocalResource next = AppJarCache.stage(fs, cacheDir, jar, org.elasticam.am.JarDigest.of(jar), "application_1_0002").orElseThrow();
+    LocalResource next = stage(fs, "application_1_0002").orElseThrow();
 
     assertNotEquals(first.getResource(), next.getResource());
     assertEquals(Files.size(jar), next.getSize());
@@ -77,7 +77,7 @@ class AppJarCacheTest {
       out.write("cut short".getBytes());
     }
 
-    Optional<LocalResource> r = AppJarCache.stage(fs, cacheDir, jar, org.elasticam.am.JarDigest.of(jar), "application_1_0001");
+    Optional<LocalResource> r = stage(fs, "application_1_0001");
 
     assertTrue(r.isEmpty());
     try (var in = fs.open(cached)) {
@@ -104,7 +104,7 @@ class AppJarCacheTest {
       }
     };
 
-    LocalResource r = AppJarCache.stage(racing, cacheDir, jar, org.elasticam.am.JarDigest.of(jar), "application_1_0002").orElseThrow();
+    LocalResource r = stage(racing, "application_1_0002").orElseThrow();
 
     assertEquals(1_000_000_000_000L, r.getTimestamp());
     assertEquals(List.of(cached.getName()), visibleNames());
@@ -116,12 +116,17 @@ class AppJarCacheTest {
     Files.createDirectories(tmp.resolve("staging").getParent());
     Files.write(tmp.resolve("staging"), "not a directory".getBytes());
 
-    Optional<LocalResource> r = AppJarCache.stage(fs, cacheDir, jar, org.elasticam.am.JarDigest.of(jar), "application_1_0001");
+    Optional<LocalResource> r = stage(fs, "application_1_0001");
 
     assertTrue(r.isEmpty());
   }
 
   /** The cache directory's files, but for checksum files of the local file system. */
+  /** As the client stages it: with the digest of the jar as it is now. */
+  private Optional<LocalResource> stage(FileSystem on, String app) throws Exception {
+    return AppJarCache.stage(on, cacheDir, jar, JarDigest.of(jar), app);
+  }
+
   private List<String> visibleNames() throws Exception {
     return Arrays.stream(fs.listStatus(cacheDir)).map(s -> s.getPath().getName())
         .filter(n -> !n.endsWith(".crc")).sorted().collect(Collectors.toList());
