@@ -66,17 +66,22 @@ public record ExecutorLaunchSpec(
   /** The oldest Java the AM and executors run on; a container's launch command checks it first. */
   public static final int MIN_JAVA = 17;
   /**
-   * HotSpot's optimising compiler (C2, tier 4) later than its defaults (5,000 calls, 15,000 calls and
-   * loop iterations, 40,000 loop iterations for on-stack replacement): three times as hot. An
+   * HotSpot's two JIT compilers later than their defaults: three times as hot. The optimising
+   * compiler (C2, tier 4; defaults 5,000 calls, 15,000 calls and loop iterations, 40,000 loop
+   * iterations for on-stack replacement) and the profiling C1 compiles that come before it (tier 3;
+   * 200 calls, at least 100 with loops, 2,000 calls and loop iterations, 60,000 loop iterations). An
    * executor's start-up code (class loading, jar and configuration reading, the control plane's set-up)
-   * runs hot for a few hundred milliseconds and never again, and C2 compiled about a hundred of its
-   * methods, 0.27 CPU-seconds per executor, while executors starting together share the node's CPU.
-   * A task's code that runs for more than moments passes the higher marks within milliseconds, so the
-   * tasks' steady state is compiled as before. Measured: BENCHMARKS.md, issue 26, "The optimising
-   * compiler three times as hot". The user's options come after these and override them.
+   * runs hot for a few hundred milliseconds and never again: C2 compiled about a hundred of its
+   * methods, 0.27 CPU-seconds per executor, and C1 most of a thousand, while executors starting
+   * together share the node's CPU. A task's code that runs for more than moments passes the higher
+   * marks within milliseconds, so the tasks' steady state is compiled as before. Measured:
+   * BENCHMARKS.md, issue 26, "The optimising compiler three times as hot" and "The profiling
+   * compiles three times as hot too". The user's options come after these and override them.
    */
-  public static final List<String> START_COMPILER_OPTIONS = List.of("-XX:Tier4InvocationThreshold=15000",
-      "-XX:Tier4CompileThreshold=45000", "-XX:Tier4BackEdgeThreshold=120000");
+  public static final List<String> START_COMPILER_OPTIONS = List.of("-XX:Tier3InvocationThreshold=600",
+      "-XX:Tier3MinInvocationThreshold=300",
+      "-XX:Tier3CompileThreshold=6000", "-XX:Tier3BackEdgeThreshold=180000",
+      "-XX:Tier4InvocationThreshold=15000", "-XX:Tier4CompileThreshold=45000", "-XX:Tier4BackEdgeThreshold=120000");
   /** The key that points executors at another Java home than the node's. */
   public static final String EXECUTOR_JAVA_HOME_KEY = "elasticam.executorEnv.JAVA_HOME";
 

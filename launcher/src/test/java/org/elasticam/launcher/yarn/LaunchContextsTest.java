@@ -138,7 +138,9 @@ class LaunchContextsTest {
     assertEquals("UTC", env.get("TZ"));
     assertTrue(env.get("CLASSPATH").startsWith("/opt/extra/lib/*:/opt/conf<CPS>{{PWD}}<CPS>"), env.get("CLASSPATH"));
     assertEquals("/opt/native:{{LD_LIBRARY_PATH}}", env.get("LD_LIBRARY_PATH"));
-    assertTrue(cmd.contains(" -XX:+ExitOnOutOfMemoryError -XX:Tier4InvocationThreshold=15000"
+    assertTrue(cmd.contains(" -XX:+ExitOnOutOfMemoryError -XX:Tier3InvocationThreshold=600"
+        + " -XX:Tier3MinInvocationThreshold=300 -XX:Tier3CompileThreshold=6000 -XX:Tier3BackEdgeThreshold=180000"
+        + " -XX:Tier4InvocationThreshold=15000"
         + " -XX:Tier4CompileThreshold=45000 -XX:Tier4BackEdgeThreshold=120000 -XX:+UseSerialGC '-Dgreeting=hello world'"
         + " '-Xlog:gc:file='\\\"<LOG_DIR>\\\"'/gc-3.log' "), cmd);
   }
