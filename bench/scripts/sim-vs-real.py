@@ -8,7 +8,8 @@ usage: bench/scripts/sim-vs-real.py [--out DIR]     (from the repository root, a
    the executor start latency (launch to registration). All NodeManagers share this machine's two
    cores, so the simulator runs with --one-machine (starts anywhere slow each other), and its model
    start_ms * (1 + contention * already_starting) is fitted: start_ms from the lone executor, the
-   contention so that the four-at-once batch has its measured mean.
+   contention so that the four-at-once batch has its measured mean. A warm-up job first makes the
+   nodes' start-up archives, so that the calibration's executors start as the replays' do.
 2. Replays each chosen trace on the embedded cluster (`bin/elasticam run trace`) under `spark` and
    `elastic`, and in the simulator with the calibrated latencies, the same settings and two hosts.
 3. Prints, per trace and policy, makespan (first stage submitted to last task end) and
@@ -93,8 +94,13 @@ def simulate(trace, scale, policy, grant, start, contention):
     return figures(events(os.path.join(sim_out, f"{name}.{policy}.jsonl")))
 
 
-print("calibrating on the embedded cluster ...", file=sys.stderr)
 static = {"elasticam.dynamicAllocation.enabled": "false"}
+# A long-lived cluster's nodes have their start-up archives for the build (made by the first executor
+# and AM that live long enough); a first job after a build has not, and its starts would calibrate
+# the simulator slower than every run after it. One job that lives long enough to make them comes first.
+print("making the nodes' start-up archives ...", file=sys.stderr)
+real_run(["sleep", "--stages", "1", "--tasks", "8", "--task-ms", "5000"], {**static, "elasticam.executor.instances": "2"})
+print("calibrating on the embedded cluster ...", file=sys.stderr)
 grants1, alone = latencies(real_run(["sleep", "--stages", "1", "--tasks", "2", "--task-ms", "2000"],
                                     {**static, "elasticam.executor.instances": "1"}))
 grants4, batch = latencies(real_run(["sleep", "--stages", "1", "--tasks", "8", "--task-ms", "2000"],
