@@ -78,10 +78,11 @@ public record ExecutorLaunchSpec(
    * BENCHMARKS.md, issue 26, "The optimising compiler three times as hot" and "The profiling
    * compiles three times as hot too". The user's options come after these and override them.
    */
-  public static final List<String> START_COMPILER_OPTIONS = List.of("-XX:Tier3InvocationThreshold=600",
-      "-XX:Tier3MinInvocationThreshold=300",
+  public static final List<String> START_COMPILER_OPTIONS = List.of(
+      "-XX:Tier3InvocationThreshold=600", "-XX:Tier3MinInvocationThreshold=300",
       "-XX:Tier3CompileThreshold=6000", "-XX:Tier3BackEdgeThreshold=180000",
-      "-XX:Tier4InvocationThreshold=15000", "-XX:Tier4CompileThreshold=45000", "-XX:Tier4BackEdgeThreshold=120000");
+      "-XX:Tier4InvocationThreshold=15000", "-XX:Tier4CompileThreshold=45000",
+      "-XX:Tier4BackEdgeThreshold=120000");
   /** The key that points executors at another Java home than the node's. */
   public static final String EXECUTOR_JAVA_HOME_KEY = "elasticam.executorEnv.JAVA_HOME";
 
