@@ -11,7 +11,8 @@ import org.apache.log4j.spi.LoggingEvent;
  * (or, with the thread, {@code %d{ISO8601} %-5p [%t] %c{1}: %m%n}), and the same text. Written out
  * because log4j's ISO 8601 date goes through a {@link java.util.Calendar}, whose locale data are
  * about a third of what configuring a container's logging costs at start; this one takes the time
- * zone's offset and does the arithmetic. {@code ContainerLayoutTest} holds the two to the same text.
+ * zone's offset and does the arithmetic. {@code ContainerLogConfiguratorTest} holds the two to the
+ * same text.
  */
 public final class ContainerLayout extends Layout {
 

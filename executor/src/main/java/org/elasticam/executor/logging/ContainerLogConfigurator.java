@@ -20,8 +20,9 @@ import org.apache.log4j.spi.LoggerRepository;
  *
  * <p>Why not log4j's own {@code PropertyConfigurator} on the same file: it sets each appender's and
  * layout's options through {@code java.beans} introspection, and its date goes through a Calendar
- * and the locale data behind it. Measured outside YARN, the two were about 60 ms of an executor's
- * start-up CPU; the container gets the same lines without them (BENCHMARKS.md, issue 26). The
+ * and the locale data behind it. Measured outside YARN, setting up the same logging this way costs
+ * about 35 ms less of a container's start-up CPU, and the container gets the same lines
+ * (BENCHMARKS.md, issue 26, "The container's logging set up without log4j's configurator"). The
  * file stays the place the levels are written, readable by log4j's configurator too.
  */
 public final class ContainerLogConfigurator implements Configurator {

@@ -65,7 +65,7 @@ public record ExecutorLaunchSpec(
   public static final String CONTAINER_LOG4J = "elasticam-container-log4j.properties";
   /**
    * What sets up log4j from that file in the containers: the levels from the file, the appenders in
-   * code, without log4j's bean introspection and Calendar dates (about 40 ms of each container's
+   * code, without log4j's bean introspection and Calendar dates (about 35 ms of each container's
    * start-up CPU).
    */
   public static final String CONTAINER_LOG4J_CONFIGURATOR = "org.elasticam.executor.logging.ContainerLogConfigurator";
