@@ -3,13 +3,14 @@
 
 usage: bench/scripts/sim-vs-real.py [--out DIR]     (from the repository root, after `mvn -B install -DskipTests`)
 
-1. Calibrates on the embedded cluster with two sleep jobs of static executors: one executor alone,
-   then four at once. Their event logs give the grant latency (request to grant, per container) and
+1. Calibrates on the embedded cluster with sleep jobs of static executors: one executor alone,
+   three times, then four at once. Their event logs give the grant latency (request to grant, per container) and
    the executor start latency (launch to registration). All NodeManagers share this machine's two
    cores, so the simulator runs with --one-machine (starts anywhere slow each other), and its model
-   start_ms * (1 + contention * already_starting) is fitted: start_ms from the lone executor, the
+   start_ms * (1 + contention * already_starting) is fitted: start_ms the lone executors' median, the
    contention so that the four-at-once batch has its measured mean. A warm-up job first makes the
-   nodes' start-up archives, so that the calibration's executors start as the replays' do.
+   nodes' start-up archives, and a calibration job whose executors did not all start from their
+   node's archive is run again, so that the calibration's executors start as the replays' do.
 2. Replays each chosen trace on the embedded cluster (`bin/elasticam run trace`) under `spark` and
    `elastic`, and in the simulator with the calibrated latencies, the same settings and two hosts.
 3. Prints, per trace and policy, makespan (first stage submitted to last task end) and
@@ -95,16 +96,40 @@ def simulate(trace, scale, policy, grant, start, contention):
 
 
 static = {"elasticam.dynamicAllocation.enabled": "false"}
-# A long-lived cluster's nodes have their start-up archives for the build (made by the first executor
-# and AM that live long enough); a first job after a build has not, and its starts would calibrate
-# the simulator slower than every run after it. One job that lives long enough to make them comes first.
+
+
+def from_archive(ev):
+    """Whether every executor of the run started from its node's start-up archive."""
+    return all(e.get("start", {}).get("archive") == "used" for e in ev if e["event"] == "executor_registered")
+
+
+def calibration_run(job, extra, tries=6):
+    """A calibration job whose executors all started from their node's archive, as the replays' do.
+    Each NodeManager has an archive of its own, made by the first executor there that lives long
+    enough; a job whose executors landed on a node without one yet is run again."""
+    for _ in range(tries):
+        ev = real_run(job, extra)
+        if from_archive(ev):
+            return ev
+    sys.exit(f"no run of {job} in {tries} had all its executors start from the nodes' start-up archives")
+
+
+# A long-lived cluster's nodes have their start-up archives for the build; a first job after a build
+# has not, and its starts would calibrate the simulator slower than every run after it. One job that
+# lives long enough to make them comes first; calibration_run makes sure of every node it uses.
 print("making the nodes' start-up archives ...", file=sys.stderr)
-real_run(["sleep", "--stages", "1", "--tasks", "8", "--task-ms", "5000"], {**static, "elasticam.executor.instances": "2"})
+real_run(["sleep", "--stages", "1", "--tasks", "8", "--task-ms", "5000"], {**static, "elasticam.executor.instances": "4"})
 print("calibrating on the embedded cluster ...", file=sys.stderr)
-grants1, alone = latencies(real_run(["sleep", "--stages", "1", "--tasks", "2", "--task-ms", "2000"],
-                                    {**static, "elasticam.executor.instances": "1"}))
-grants4, batch = latencies(real_run(["sleep", "--stages", "1", "--tasks", "8", "--task-ms", "2000"],
-                                    {**static, "elasticam.executor.instances": "4"}))
+# One lone start is one sample of a machine shared with the NodeManagers and the AM: three, and
+# their median.
+grants1, alone = [], []
+for _ in range(3):
+    g, a = latencies(calibration_run(["sleep", "--stages", "1", "--tasks", "2", "--task-ms", "2000"],
+                                     {**static, "elasticam.executor.instances": "1"}))
+    grants1 += g
+    alone += a
+grants4, batch = latencies(calibration_run(["sleep", "--stages", "1", "--tasks", "8", "--task-ms", "2000"],
+                                           {**static, "elasticam.executor.instances": "4"}))
 grant = statistics.median(grants1 + grants4)
 start, contention = fit(alone, batch)
 print(f"calibration: grant median {grant:.0f} ms over {len(grants1 + grants4)} containers; start {start:.0f} ms "
