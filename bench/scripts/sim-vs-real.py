@@ -141,8 +141,12 @@ print("| trace | time scale | policy | makespan real s | sim s | error | executo
 print("|---|---:|---|---:|---:|---:|---:|---:|---:|")
 
 
+def trace_file(name):
+    return os.path.join(ROOT, "../shared/eventlogs", name + ".trace.jsonl")
+
+
 def compare(name, scale, policy, ev, start, contention, errors):
-    trace = os.path.join(ROOT, "../shared/eventlogs", name + ".trace.jsonl")
+    trace = trace_file(name)
     real_ms, real_es = figures(ev)
     sim_ms, sim_es = simulate(trace, scale, policy, grant, start, contention)
     e_ms, e_es = sim_ms / real_ms - 1, sim_es / real_es - 1
@@ -161,7 +165,7 @@ def summary(errors):
 errors = []
 replays = {}
 for name, scale in TRACES:
-    trace = os.path.join(ROOT, "../shared/eventlogs", name + ".trace.jsonl")
+    trace = trace_file(name)
     for policy in POLICIES:
         print(f"{name} {policy} ...", file=sys.stderr)
         replays[(name, scale, policy)] = real_run(["trace", "--file", trace, "--time-scale", str(scale)],

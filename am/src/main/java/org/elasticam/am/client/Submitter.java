@@ -329,10 +329,7 @@ public final class Submitter {
     }
     amJvm().addOptions(c, Map.of("APP_ID", appId.toString()));
     return c.expanded("-Djava.io.tmpdir=" + Environment.PWD.$$() + "/tmp")
-        .arg("-Dlog4j.configuration=" + ExecutorLaunchSpec.CONTAINER_LOG4J)
-        .arg("-Dlog4j.configuratorClass=" + ExecutorLaunchSpec.CONTAINER_LOG4J_CONFIGURATOR)
-        .expanded("-Delasticam.log.dir=" + ApplicationConstants.LOG_DIR_EXPANSION_VAR)
-        .arg("-Delasticam.log.file=am.log")
+        .containerLogging("am.log")
         .arg(AmFiles.AM_MAIN)
         .redirect("1>", ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/AppMaster.stdout")
         .redirect("2>", ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/AppMaster.stderr")

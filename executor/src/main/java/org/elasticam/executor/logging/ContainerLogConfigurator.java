@@ -60,11 +60,10 @@ public final class ContainerLogConfigurator implements Configurator {
   static void configure(Properties props, LoggerRepository repository) {
     repository.resetConfiguration();
     Logger root = repository.getRootLogger();
-    root.setLevel(Level.toLevel(rootLevel(props.getProperty("log4j.rootLogger")), Level.INFO));
+    root.setLevel(level(props.getProperty("log4j.rootLogger", "INFO"), Level.INFO));
     for (String key : props.stringPropertyNames()) {
       if (key.startsWith(LOGGER_PREFIX)) {
-        String level = props.getProperty(key).split(",", 2)[0].trim();
-        repository.getLogger(key.substring(LOGGER_PREFIX.length())).setLevel(Level.toLevel(level, null));
+        repository.getLogger(key.substring(LOGGER_PREFIX.length())).setLevel(level(props.getProperty(key), null));
       }
     }
     ConsoleAppender stderr = new ConsoleAppender(new ContainerLayout(false), ConsoleAppender.SYSTEM_ERR);
@@ -86,9 +85,9 @@ public final class ContainerLogConfigurator implements Configurator {
     root.addAppender(rolling);
   }
 
-  /** The level in "LEVEL, appender, ...", as log4j reads the root logger's line. */
-  private static String rootLevel(String line) {
-    return line == null ? "INFO" : line.split(",", 2)[0].trim();
+  /** The level in "LEVEL, appender, ...", as log4j reads a logger's line; {@code otherwise} if none. */
+  private static Level level(String line, Level otherwise) {
+    return Level.toLevel(line.split(",", 2)[0].trim(), otherwise);
   }
 
   /** A system property first, then the file, as log4j substitutes ${...} in its own configuration. */

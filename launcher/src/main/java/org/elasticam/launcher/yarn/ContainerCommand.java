@@ -49,6 +49,17 @@ public final class ContainerCommand {
     return this;
   }
 
+  /**
+   * How the AM's and the executors' JVMs log: the container log4j file in our jar, set up by our
+   * configurator, into {@code logFile} in the container's log directory.
+   */
+  public ContainerCommand containerLogging(String logFile) {
+    return arg("-Dlog4j.configuration=" + ExecutorLaunchSpec.CONTAINER_LOG4J)
+        .arg("-Dlog4j.configuratorClass=" + ExecutorLaunchSpec.CONTAINER_LOG4J_CONFIGURATOR)
+        .expanded("-Delasticam.log.dir=" + ApplicationConstants.LOG_DIR_EXPANSION_VAR)
+        .arg("-Delasticam.log.file=" + logFile);
+  }
+
   /** A word the process receives exactly as given. */
   public ContainerCommand arg(String value) {
     // A first word like x=y would be taken for an assignment unless quoted.

@@ -83,10 +83,7 @@ public final class LaunchContexts {
     // The user's options after ours, so that they can change what we chose (the GC, say), but not the heap.
     spec.jvm().addOptions(c, Map.of("APP_ID", spec.appId(), "EXECUTOR_ID", String.valueOf(id.value())));
     c.expanded("-Djava.io.tmpdir=" + Environment.PWD.$$() + "/tmp")
-        .arg("-Dlog4j.configuration=" + ExecutorLaunchSpec.CONTAINER_LOG4J)
-        .arg("-Dlog4j.configuratorClass=" + ExecutorLaunchSpec.CONTAINER_LOG4J_CONFIGURATOR)
-        .expanded("-Delasticam.log.dir=" + ApplicationConstants.LOG_DIR_EXPANSION_VAR)
-        .arg("-Delasticam.log.file=executor.log")
+        .containerLogging("executor.log")
         .arg(ExecutorLaunchSpec.EXECUTOR_MAIN)
         .option("--driver", spec.driverHost() + ":" + spec.driverPort())
         .option("--executor-id", id.value())

@@ -143,5 +143,8 @@ class LaunchContextsTest {
         + " -XX:Tier4InvocationThreshold=15000"
         + " -XX:Tier4CompileThreshold=45000 -XX:Tier4BackEdgeThreshold=120000 -XX:+UseSerialGC '-Dgreeting=hello world'"
         + " '-Xlog:gc:file='\\\"<LOG_DIR>\\\"'/gc-3.log' "), cmd);
+    assertTrue(cmd.contains(" -Dlog4j.configuration=elasticam-container-log4j.properties"
+        + " -Dlog4j.configuratorClass=org.elasticam.executor.logging.ContainerLogConfigurator"
+        + " \\\"-Delasticam.log.dir=<LOG_DIR>\\\" -Delasticam.log.file=executor.log org.elasticam.executor.ExecutorMain "), cmd);
   }
 }
