@@ -18,7 +18,8 @@ import org.elasticam.shuffle.protocol.FetchRequest;
 import org.elasticam.shuffle.service.apps.ConfinementException;
 import org.elasticam.shuffle.service.apps.DirConfinement;
 import org.elasticam.shuffle.service.server.KeptFiles.KeptFile;
-import org.elasticam.shuffle.service.server.OpenDirs.OpenDir;
+import org.elasticam.shuffle.service.server.OpenDirs.Found;
+import org.elasticam.shuffle.service.server.OpenDirs.Visit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,8 +31,9 @@ import org.slf4j.LoggerFactory;
  * file is unchanged; each data file is taken from {@link KeptFiles} (opened there when it is not
  * kept open already), so the descriptor the response reads is the one checked here. The files are
  * looked up in their directory, kept open between fetches while it is the one found at its path
- * ({@link OpenDirs}). When owners
- * are checked (a secure NodeManager), that check is on the descriptor, at every use: a file of
+ * ({@link OpenDirs}); in a directory unchanged for a while, a map whose index and data file are
+ * both held already is confirmed by the directory's modification time instead of two lookups.
+ * When owners are checked (a secure NodeManager), that check is on the descriptor, at every use: a file of
  * another user gets its 403 before anything is sent, and a file swapped after the check is never
  * read — the response reads the checked descriptor, whatever the path names by then.
  */
@@ -153,12 +155,12 @@ final class BlockResolver {
   static ResolvedFetch resolve(FetchRequest r, AppFiles files) throws RejectedException {
     List<BlockSlice> out = new ArrayList<>();
     List<KeptFile> held = new ArrayList<>();
-    Map<Path, OpenDir> fetchDirs = new HashMap<>();
+    Fetch fetch = new Fetch(files, System.currentTimeMillis());
     long total = 0;
     boolean ok = false;
     try {
       for (int mapId : r.maps().toArray()) {
-        for (BlockSlice s : resolveMap(r, files, fetchDirs, mapId, held)) {
+        for (BlockSlice s : resolveMap(r, fetch, mapId, held)) {
           out.add(s);
           total += BlockHeader.SIZE + s.header().length();
         }
@@ -172,50 +174,109 @@ final class BlockResolver {
     }
   }
 
-  /**
-   * The dir {@code p}, checked once per fetch: a registered dir by its path (its real path was found
-   * inside when the executor registered), every dir below it by its name in the dir above, without
-   * following a link. Kept open between fetches while each is the dir found ({@link OpenDirs}).
-   */
-  private static OpenDir dir(Path p, AppFiles files, Map<Path, OpenDir> fetchDirs)
-      throws IOException, ConfinementException {
-    OpenDir d = fetchDirs.get(p);
-    if (d != null) {
-      return d;
+  /** A map's index entries asked for, and its data file held for the fetch with its length as found. */
+  private static final class MapFiles {
+    private final List<IndexEntry> entries;
+    private final KeptFile data;
+    private final long dataSize;
+
+    MapFiles(List<IndexEntry> entries, KeptFile data, long dataSize) {
+      this.entries = entries;
+      this.data = data;
+      this.dataSize = dataSize;
     }
-    BasicFileAttributes attrs;
-    if (files.dirs().contains(p)) {
-      attrs = DirConfinement.requirePlainDir(String.valueOf(p.getFileName()),
-          Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
-    } else {
-      Path parent = p.getParent();
-      if (parent == null || files.dirs().stream().noneMatch(p::startsWith)) {
-        throw new ConfinementException("a shuffle file lies outside the executor's registered dirs");
-      }
-      attrs = dir(parent, files, fetchDirs).plainDir(p.getFileName().toString());
-    }
-    d = files.openDirs().get(files.appId(), p, attrs);
-    fetchDirs.put(p, d);
-    return d;
   }
 
-  private static List<BlockSlice> resolveMap(FetchRequest r, AppFiles files, Map<Path, OpenDir> fetchDirs, int mapId,
-      List<KeptFile> held) throws RejectedException {
+  /** One fetch's walk: its application's files, the wall clock when it began, and each dir as it found it. */
+  private static final class Fetch {
+    private final AppFiles files;
+    private final long startMillis;
+    private final Map<Path, Visit> dirs = new HashMap<>();
+
+    Fetch(AppFiles files, long startMillis) {
+      this.files = files;
+      this.startMillis = startMillis;
+    }
+
+    /**
+     * The dir {@code p}, checked once per fetch: a registered dir by its path (its real path was
+     * found inside when the executor registered), every dir below it by its name in the dir above,
+     * without following a link. Kept open between fetches while each is the dir found ({@link
+     * OpenDirs}).
+     */
+    Visit dir(Path p) throws IOException, ConfinementException {
+      Visit v = dirs.get(p);
+      if (v != null) {
+        return v;
+      }
+      BasicFileAttributes attrs;
+      if (files.dirs().contains(p)) {
+        attrs = DirConfinement.requirePlainDir(String.valueOf(p.getFileName()),
+            Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
+      } else {
+        Path parent = p.getParent();
+        if (parent == null || files.dirs().stream().noneMatch(p::startsWith)) {
+          throw new ConfinementException("a shuffle file lies outside the executor's registered dirs");
+        }
+        attrs = dir(parent).plainDir(p.getFileName().toString());
+      }
+      v = files.openDirs().get(files.appId(), p, attrs).visit(startMillis);
+      dirs.put(p, v);
+      return v;
+    }
+
+    /**
+     * A map's index entries {@code first..last} and its data file, held open (added to {@code
+     * held}). Both are taken as found before only when both names were (their dirs unchanged
+     * since) and both files are held already: the data file kept open, the index cached. Else
+     * both are looked up now, index first (it is renamed into place after the data, so a map whose
+     * index is found is complete), and read or opened: a name found before is never opened by
+     * path, and a map's index and data are never taken one as found before and one as found now.
+     */
+    MapFiles map(Path index, Path data, int first, int last, List<KeptFile> held)
+        throws IOException, ConfinementException {
+      Visit indexDir = dir(index.getParent());
+      Visit dataDir = dir(data.getParent());
+      String indexName = index.getFileName().toString();
+      String dataName = data.getFileName().toString();
+      Found indexFound = indexDir.plainFile(indexName);
+      Found dataFound = dataDir.plainFile(dataName);
+      if (indexFound.remembered() && dataFound.remembered()) {
+        KeptFile k = files.kept().acquireKept(data, dataFound.attrs(), files.appId(), files.user());
+        if (k != null) {
+          held.add(k);
+          List<IndexEntry> entries = files.indexes().cachedEntries(index, indexFound.attrs(), files.user(), first,
+              last);
+          if (entries != null) {
+            return new MapFiles(entries, k, dataFound.attrs().size());
+          }
+          held.remove(held.size() - 1);
+          k.release();
+        }
+      }
+      BasicFileAttributes indexNow = indexFound.remembered() ? indexDir.plainFileNow(indexName) : indexFound.attrs();
+      BasicFileAttributes dataNow = dataFound.remembered() ? dataDir.plainFileNow(dataName) : dataFound.attrs();
+      KeptFile k = files.kept().acquire(data, dataNow, files.appId(), files.user());
+      held.add(k);
+      return new MapFiles(files.indexes().entries(index, indexNow, files.user(), first, last), k, dataNow.size());
+    }
+  }
+
+  private static List<BlockSlice> resolveMap(FetchRequest r, Fetch fetch, int mapId, List<KeptFile> held)
+      throws RejectedException {
     String which = "map " + mapId + " of shuffle " + r.shuffleId();
+    AppFiles files = fetch.files;
     List<Path> dirs = files.dirs();
     try {
       Path index = ShuffleLayout.indexFile(dirs, r.shuffleId(), mapId);
       Path data = ShuffleLayout.dataFile(dirs, r.shuffleId(), mapId);
-      BasicFileAttributes indexAttrs = dir(index.getParent(), files, fetchDirs).plainFile(index.getFileName().toString());
-      BasicFileAttributes dataAttrs = dir(data.getParent(), files, fetchDirs).plainFile(data.getFileName().toString());
-      KeptFile file = files.kept().acquire(data, dataAttrs, files.appId(), files.user());
-      held.add(file);
-      List<IndexEntry> entries = files.indexes().entries(index, indexAttrs, files.user(), r.reduces().first(),
-          r.reduces().last());
+      MapFiles m = fetch.map(index, data, r.reduces().first(), r.reduces().last(), held);
+      List<IndexEntry> entries = m.entries;
+      KeptFile file = m.data;
       List<BlockSlice> out = new ArrayList<>(entries.size());
       for (int i = 0; i < entries.size(); i++) {
         IndexEntry e = entries.get(i);
-        if (e.end() > dataAttrs.size()) {
+        if (e.end() > m.dataSize) {
           throw new RejectedException(Rejection.of(500, "the index of " + which + " points past its data file"));
         }
         out.add(new BlockSlice(file, new BlockHeader(mapId, r.reduces().first() + i, e.length(), e.crc32c()),

@@ -88,26 +88,43 @@ final class IndexCache {
    */
   List<IndexEntry> entries(Path path, BasicFileAttributes attrs, String user, int first, int last)
       throws IOException {
-    Object key = attrs.fileKey();
-    long modified = attrs.lastModifiedTime().toMillis();
-    Object changed = files.checksOwner() ? Files.getAttribute(path, "unix:ctime", LinkOption.NOFOLLOW_LINKS) : null;
-    Cached c;
-    synchronized (this) {
-      c = cached.get(path);
+    List<IndexEntry> cachedEntries = cachedEntries(path, attrs, user, first, last);
+    if (cachedEntries != null) {
+      return cachedEntries;
     }
-    if (c != null && Objects.equals(c.fileKey(), key) && c.modifiedMillis() == modified
-        && c.bytes().length == attrs.size() && Objects.equals(c.changed(), changed) && c.user().equals(user)) {
-      return IndexFile.read(c.bytes(), first, last);
-    }
-    if (key == null || attrs.size() > Math.min(MAX_CACHED_FILE, maxBytes)) {
+    if (attrs.fileKey() == null || attrs.size() > Math.min(MAX_CACHED_FILE, maxBytes)) {
       try (FileChannel ch = files.open(path, user)) {
         return IndexFile.read(ch, first, last);
       }
     }
+    Object changed = changeTime(path);
     byte[] whole = readWhole(path, user, (int) attrs.size());
     List<IndexEntry> out = IndexFile.read(whole, first, last);
-    put(path, new Cached(key, modified, changed, user, whole));
+    put(path, new Cached(attrs.fileKey(), attrs.lastModifiedTime().toMillis(), changed, user, whole));
     return out;
+  }
+
+  /**
+   * As {@link #entries} when a copy of the file {@code attrs} names is held; else {@code null},
+   * and nothing is opened.
+   */
+  List<IndexEntry> cachedEntries(Path path, BasicFileAttributes attrs, String user, int first, int last)
+      throws IOException {
+    Cached c;
+    synchronized (this) {
+      c = cached.get(path);
+    }
+    if (c != null && Objects.equals(c.fileKey(), attrs.fileKey())
+        && c.modifiedMillis() == attrs.lastModifiedTime().toMillis() && c.bytes().length == attrs.size()
+        && c.user().equals(user) && Objects.equals(c.changed(), changeTime(path))) {
+      return IndexFile.read(c.bytes(), first, last);
+    }
+    return null;
+  }
+
+  /** The file's status change time when owners are checked (a {@code chown} moves it on); else nothing is read. */
+  private Object changeTime(Path path) throws IOException {
+    return files.checksOwner() ? Files.getAttribute(path, "unix:ctime", LinkOption.NOFOLLOW_LINKS) : null;
   }
 
   private byte[] readWhole(Path path, String user, int size) throws IOException {

@@ -87,6 +87,24 @@ final class KeptFiles implements AutoCloseable {
    * @throws ForeignOwnerException when owners are checked and {@code user} does not own it
    */
   KeptFile acquire(Path path, BasicFileAttributes attrs, String appId, String user) throws IOException {
+    KeptFile k = acquireKept(path, attrs, appId, user);
+    if (k != null) {
+      return k;
+    }
+    KeptFile opened = new KeptFile(path, appId, attrs.fileKey(), opener.openChecked(path, user));
+    if (attrs.fileKey() != null && max > 0) {
+      keep(opened);
+    }
+    return opened;
+  }
+
+  /**
+   * As {@link #acquire} when the file is kept open already as the file {@code attrs} names; else
+   * {@code null}, and nothing is opened.
+   *
+   * @throws ForeignOwnerException when owners are checked and {@code user} does not own it
+   */
+  KeptFile acquireKept(Path path, BasicFileAttributes attrs, String appId, String user) throws IOException {
     Object key = attrs.fileKey();
     KeptFile k;
     List<KeptFile> dropped = new ArrayList<>(1);
@@ -105,17 +123,12 @@ final class KeptFiles implements AutoCloseable {
     if (k != null) {
       try {
         k.file.checkOwner(user);
-        return k;
       } catch (IOException | RuntimeException e) {
         k.release();
         throw e;
       }
     }
-    KeptFile opened = new KeptFile(path, appId, key, opener.openChecked(path, user));
-    if (key != null && max > 0) {
-      keep(opened);
-    }
-    return opened;
+    return k;
   }
 
   private void keep(KeptFile k) {

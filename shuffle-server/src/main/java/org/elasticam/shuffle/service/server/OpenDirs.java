@@ -11,12 +11,15 @@ import java.nio.file.Paths;
 import java.nio.file.SecureDirectoryStream;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import org.elasticam.shuffle.service.apps.ConfinementException;
 import org.elasticam.shuffle.service.apps.DirConfinement;
@@ -28,8 +31,21 @@ import org.elasticam.shuffle.service.apps.DirConfinement;
  * blocks (BENCHMARKS.md). An open directory is used only while it is the directory the fetch's own
  * confinement check just found at that path (same device and inode): one removed and made again
  * since is opened anew, never read through the old descriptor, and a file in it is checked as
- * before (a regular file, not a link). Bounded ({@link #MAX}, least recently used closed first);
- * an application's directories close when it stops, a shuffle's when it is removed. Where the
+ * before (a regular file, not a link).
+ *
+ * <p>A directory that has not changed for {@link #SETTLED_MILLIS} answers the names found in it
+ * before without looking them up again: one {@code fstat} of the directory per fetch instead of a
+ * lookup per file (a 20-map fetch looks up 40 files in some 20 directories). Map output is
+ * committed by renaming it into place and never rewritten where it lies, and every entry made,
+ * removed or renamed moves the directory's modification time on, so an unchanged time says each
+ * name still names what it did. Reusing a lookup never opens anything: a remembered name leads
+ * only to a file checked and kept when it was found (its owner still checked on the descriptor at
+ * every use), so a directory's time set back by hand can only make a fetch serve the file it
+ * served before, never a file it did not check.
+ *
+ * <p>Bounded ({@code elasticam.shuffle.maxOpenFiles}, least recently used closed first; names remembered at most {@link
+ * #REMEMBERED_PER_DIR} per directory on average, past which names are looked up each time); an
+ * application's directories close when it stops, a shuffle's when it is removed. Where the
  * platform cannot open relative to a directory ({@link SecureDirectoryStream}), files are looked
  * up by path. Thread-safe: the disk threads share it.
  */
@@ -55,8 +71,20 @@ final class OpenDirs implements Closeable {
     }
   }
 
+  /**
+   * How long after a directory last changed before what its names were found to be is used again.
+   * A file system stamps a change with a coarse clock (a kernel tick on ext4 and XFS, whole
+   * seconds on some, two on FAT): a change made in the same tick as a lookup, just after it, would
+   * leave the directory's time as it was. Two seconds covers the coarsest.
+   */
+  static final long SETTLED_MILLIS = 2_000;
+
+  /** Names remembered per directory kept open, on average, at most (each is a few hundred bytes). */
+  static final int REMEMBERED_PER_DIR = 16;
+
   private final int max;
   private final LinkedHashMap<Key, OpenDir> open = new LinkedHashMap<>(16, 0.75f, true);
+  private final AtomicInteger remembered = new AtomicInteger();
   private boolean closed;
 
   OpenDirs(int max) {
@@ -68,15 +96,24 @@ final class OpenDirs implements Closeable {
     private final Path path;
     private final Object fileKey;
     private final SecureDirectoryStream<Path> stream;
+    private final AtomicInteger remembered;
+    private final int maxRemembered;
+    /** What names were found to be, while the directory's modification time stays {@link #foundUnder}. */
+    private final HashMap<String, BasicFileAttributes> found = new HashMap<>();
+    private FileTime foundUnder;
+    private boolean closed;
 
-    private OpenDir(Path path, Object fileKey, SecureDirectoryStream<Path> stream) {
+    private OpenDir(Path path, Object fileKey, SecureDirectoryStream<Path> stream, AtomicInteger remembered,
+        int maxRemembered) {
       this.path = path;
       this.fileKey = fileKey;
       this.stream = stream;
+      this.remembered = remembered;
+      this.maxRemembered = maxRemembered;
     }
 
     static OpenDir byPath(Path path) {
-      return new OpenDir(path, null, null);
+      return new OpenDir(path, null, null, null, 0);
     }
 
     /** Whether lookups go through an open descriptor (else by path). */
@@ -85,25 +122,32 @@ final class OpenDirs implements Closeable {
     }
 
     /**
-     * The attributes of the regular file {@code name} in this directory, read without following a
-     * link.
-     *
-     * @throws java.nio.file.NoSuchFileException when there is none
-     * @throws ConfinementException when it is a link or not a regular file
+     * This directory as one fetch sees it, {@code nowMillis} (the wall clock) read before: its
+     * modification time read once from the open descriptor. When that time is the one under which
+     * names were last found here and lies {@link #SETTLED_MILLIS} or more in the past, what they
+     * were found to be is used again without a lookup: any entry made, removed or renamed here
+     * since would have moved the time on. Else every name is looked up.
      */
-    BasicFileAttributes plainFile(String name) throws IOException, ConfinementException {
-      return DirConfinement.requirePlainFile(name, lookUp(name));
-    }
-
-    /**
-     * The attributes of the directory {@code name} in this directory, read without following a
-     * link.
-     *
-     * @throws java.nio.file.NoSuchFileException when there is none
-     * @throws ConfinementException when it is a link or not a directory
-     */
-    BasicFileAttributes plainDir(String name) throws IOException, ConfinementException {
-      return DirConfinement.requirePlainDir(name, lookUp(name));
+    Visit visit(long nowMillis) {
+      if (stream == null) {
+        return new Visit(this, null);
+      }
+      FileTime modified;
+      try {
+        modified = stream.getFileAttributeView(BasicFileAttributeView.class).readAttributes().lastModifiedTime();
+      } catch (IOException | ClosedDirectoryStreamException e) {
+        return new Visit(this, null);
+      }
+      if (modified.toMillis() > nowMillis - SETTLED_MILLIS) {
+        return new Visit(this, null);
+      }
+      synchronized (found) {
+        if (!modified.equals(foundUnder)) {
+          forgetAll();
+          foundUnder = modified;
+        }
+      }
+      return new Visit(this, modified);
     }
 
     private BasicFileAttributes lookUp(String name) throws IOException {
@@ -122,14 +166,118 @@ final class OpenDirs implements Closeable {
       return a;
     }
 
+    private BasicFileAttributes foundBefore(String name, FileTime under) {
+      synchronized (found) {
+        return under.equals(foundUnder) ? found.get(name) : null;
+      }
+    }
+
+    private void remember(String name, BasicFileAttributes a, FileTime under) {
+      synchronized (found) {
+        if (closed || !under.equals(foundUnder) || found.replace(name, a) != null) {
+          return;
+        }
+        if (remembered.incrementAndGet() > maxRemembered) {
+          remembered.decrementAndGet();
+          return;
+        }
+        found.put(name, a);
+      }
+    }
+
+    /** Under {@code found}'s lock. */
+    private void forgetAll() {
+      remembered.addAndGet(-found.size());
+      found.clear();
+    }
+
     private void close() {
       if (stream != null) {
+        synchronized (found) {
+          closed = true;
+          forgetAll();
+        }
         try {
           stream.close();
         } catch (IOException e) {
           // A directory descriptor has nothing to flush.
         }
       }
+    }
+  }
+
+  /** One fetch's view of an {@link OpenDir}: names looked up, or found before under the same modification time. */
+  static final class Visit {
+    private final OpenDir dir;
+    private final FileTime settled;
+
+    private Visit(OpenDir dir, FileTime settled) {
+      this.dir = dir;
+      this.settled = settled;
+    }
+
+    /**
+     * The attributes of the regular file {@code name} in this directory, read without following a
+     * link, or as found before under the same modification time ({@link Found#remembered}).
+     *
+     * @throws java.nio.file.NoSuchFileException when there is none
+     * @throws ConfinementException when it is a link or not a regular file
+     */
+    Found plainFile(String name) throws IOException, ConfinementException {
+      BasicFileAttributes a = settled == null ? null : dir.foundBefore(name, settled);
+      if (a != null) {
+        return new Found(DirConfinement.requirePlainFile(name, a), true);
+      }
+      return new Found(plainFileNow(name), false);
+    }
+
+    /** As {@link #plainFile}, always looked up now: for a file about to be opened. */
+    BasicFileAttributes plainFileNow(String name) throws IOException, ConfinementException {
+      return DirConfinement.requirePlainFile(name, lookedUp(name));
+    }
+
+    /**
+     * The attributes of the directory {@code name} in this directory, read without following a
+     * link, or as found before under the same modification time: the directory is opened only as
+     * what its own confinement check finds ({@link OpenDirs#get}).
+     *
+     * @throws java.nio.file.NoSuchFileException when there is none
+     * @throws ConfinementException when it is a link or not a directory
+     */
+    BasicFileAttributes plainDir(String name) throws IOException, ConfinementException {
+      BasicFileAttributes a = settled == null ? null : dir.foundBefore(name, settled);
+      return DirConfinement.requirePlainDir(name, a != null ? a : lookedUp(name));
+    }
+
+    private BasicFileAttributes lookedUp(String name) throws IOException {
+      BasicFileAttributes a = dir.lookUp(name);
+      if (settled != null) {
+        dir.remember(name, a, settled);
+      }
+      return a;
+    }
+  }
+
+  /**
+   * A file's attributes and whether they were found before rather than looked up now. Found
+   * before, they say which file the name named when its directory last changed: good for
+   * confirming a file already held open is still the one, not for opening the path now.
+   */
+  static final class Found {
+    private final BasicFileAttributes attrs;
+    private final boolean remembered;
+
+    Found(BasicFileAttributes attrs, boolean remembered) {
+      this.attrs = attrs;
+      this.remembered = remembered;
+    }
+
+    BasicFileAttributes attrs() {
+      return attrs;
+    }
+
+    boolean remembered() {
+      return remembered;
     }
   }
 
@@ -150,7 +298,7 @@ final class OpenDirs implements Closeable {
         return d;
       }
     }
-    OpenDir fresh = openAs(dir, key);
+    OpenDir fresh = openAs(dir, key, remembered, max * REMEMBERED_PER_DIR);
     if (!fresh.isOpen()) {
       return fresh;
     }
@@ -175,7 +323,7 @@ final class OpenDirs implements Closeable {
   }
 
   /** {@code dir} opened, when what opens is the directory {@code key} names; else by path. */
-  private static OpenDir openAs(Path dir, Object key) {
+  private static OpenDir openAs(Path dir, Object key, AtomicInteger remembered, int maxRemembered) {
     DirectoryStream<Path> ds;
     try {
       ds = Files.newDirectoryStream(dir);
@@ -187,7 +335,7 @@ final class OpenDirs implements Closeable {
       try {
         Object opened = sds.getFileAttributeView(BasicFileAttributeView.class).readAttributes().fileKey();
         if (Objects.equals(opened, key)) {
-          return new OpenDir(dir, key, sds);
+          return new OpenDir(dir, key, sds, remembered, maxRemembered);
         }
       } catch (IOException e) {
         // Falls through: looked up by path.
@@ -229,6 +377,11 @@ final class OpenDirs implements Closeable {
 
   synchronized int size() {
     return open.size();
+  }
+
+  /** Names remembered across the open directories. */
+  int remembered() {
+    return remembered.get();
   }
 
   /** Closes every directory and keeps no more open. */
