@@ -41,16 +41,27 @@ final class BlockResolver {
 
   private static final Logger LOG = LoggerFactory.getLogger(BlockResolver.class);
 
-  /** One block to send: where its bytes are and what its header says. */
+  /** One block to send: where its bytes are, what its header says, and whether the file holds that header before it. */
   static final class BlockSlice {
     private final KeptFile file;
     private final BlockHeader header;
     private final long offset;
+    private final boolean headerInFile;
 
-    BlockSlice(KeptFile file, BlockHeader header, long offset) {
+    BlockSlice(KeptFile file, BlockHeader header, long offset, boolean headerInFile) {
       this.file = file;
       this.header = header;
       this.offset = offset;
+      this.headerInFile = headerInFile;
+    }
+
+    /**
+     * Whether the {@link BlockHeader#SIZE} bytes before {@link #offset} in the file are this
+     * block's header, written there by the map task: header and block then go out as one read of
+     * the file.
+     */
+    public boolean headerInFile() {
+      return headerInFile;
     }
 
     /** The open data file; the fetch holds it until {@link ResolvedFetch#release}. */
@@ -151,11 +162,15 @@ final class BlockResolver {
 
   private BlockResolver() {}
 
-  /** The fetch's blocks, holding their data files open; nothing stays held when it is rejected. */
-  static ResolvedFetch resolve(FetchRequest r, AppFiles files) throws RejectedException {
+  /**
+   * The fetch's blocks, holding their data files open; nothing stays held when it is rejected.
+   *
+   * @param nowMs the wall clock as the fetch begins (dirs' modification times are compared with it)
+   */
+  static ResolvedFetch resolve(FetchRequest r, AppFiles files, long nowMs) throws RejectedException {
     List<BlockSlice> out = new ArrayList<>();
     List<KeptFile> held = new ArrayList<>();
-    Fetch fetch = new Fetch(files, System.currentTimeMillis());
+    Fetch fetch = new Fetch(files, nowMs);
     long total = 0;
     boolean ok = false;
     try {
@@ -280,7 +295,7 @@ final class BlockResolver {
           throw new RejectedException(Rejection.of(500, "the index of " + which + " points past its data file"));
         }
         out.add(new BlockSlice(file, new BlockHeader(mapId, r.reduces().first() + i, e.length(), e.crc32c()),
-            e.offset()));
+            e.offset(), e.headerInFile()));
       }
       return out;
     } catch (NoSuchFileException e) {

@@ -127,7 +127,7 @@ final class ShuffleRequestHandler extends SimpleChannelInboundHandler<ShuffleCal
     onDisk(ctx, call, () -> {
       try {
         return BlockResolver.resolve(call.request(), new AppFiles(app.appId(), app.user(), dirs.get(), sc.indexes(),
-            sc.keptFiles(), sc.openDirs()));
+            sc.keptFiles(), sc.openDirs()), sc.clock().nowMs());
       } catch (RejectedException e) {
         return e.rejection();
       }

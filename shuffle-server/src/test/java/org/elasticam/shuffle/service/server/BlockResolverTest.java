@@ -74,7 +74,8 @@ class BlockResolverTest {
 
   /** What a fetch of reduce {@code r} of map 0 serves: the block's bytes as its response would read them. */
   private byte[] fetch(int r) throws Exception {
-    ResolvedFetch f = BlockResolver.resolve(new FetchRequest(APP, "1", 0, ReduceRange.of(r), MapIdSet.of(0)), files);
+    ResolvedFetch f = BlockResolver.resolve(new FetchRequest(APP, "1", 0, ReduceRange.of(r), MapIdSet.of(0)), files,
+        System.currentTimeMillis());
     try {
       BlockSlice s = f.blocks().get(0);
       ByteBuffer b = ByteBuffer.allocate((int) s.header().length());
@@ -133,7 +134,7 @@ class BlockResolverTest {
       MapOutputWriter.writeAll(dirs, 0, m, blocks);
     }
     ResolvedFetch f = BlockResolver.resolve(new FetchRequest(APP, "1", 0, ReduceRange.of(0), MapIdSet.range(0, 39)),
-        files);
+        files, System.currentTimeMillis());
     assertEquals(40, f.blocks().size());
     for (int m = 0; m < 40; m++) {
       assertEquals(m == 0 ? 1L : 5L, f.blocks().get(m).header().length(), "map " + m);
