@@ -78,13 +78,9 @@ public final class BenchApp {
     return work.resolve("raw").resolve(s.key()).resolve("map-" + map + ".data");
   }
 
-  /**
-   * CRC32C of every block, map-major: what every client checks each received block against. Its
-   * name carries the dataset's layout (2: our data files hold each block's header), so a dataset
-   * written in an older one is written again.
-   */
+  /** CRC32C of every block, map-major: what every client checks each received block against. */
   public static Path manifest(Path work, Shape s) {
-    return work.resolve("manifest-" + s.key() + "-2.crc");
+    return work.resolve("manifest-" + s.key() + ".crc");
   }
 
   /** Our application's shuffle secret (what the AM derives and ships in service data). */

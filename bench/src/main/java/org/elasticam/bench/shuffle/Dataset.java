@@ -10,21 +10,21 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.zip.CRC32C;
 import org.apache.hadoop.mapred.IndexRecord;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.SpillRecord;
+import org.elasticam.shuffle.layout.IndexEntry;
 import org.elasticam.shuffle.layout.IndexFile;
-import org.elasticam.shuffle.layout.MapOutputWriter;
 
 /**
  * Writes a shape's map outputs once (random bytes, one data file per map) and indexes them for
- * each server: MapReduce's {@code SpillRecord} written by MapReduce's own code, and nothing for
- * the sendfile baseline (fixed offsets), over one file, hard-linked for both; and our layout as
- * our map tasks write it ({@link MapOutputWriter}: each block preceded by its header), with its
- * {@link IndexFile}. The blocks' bytes are the same in both files.
+ * each server: MapReduce's {@code SpillRecord} written by MapReduce's own code, our
+ * {@link IndexFile}, and nothing for the sendfile baseline (fixed offsets). The three layouts are
+ * hard links of the same file, so the page cache holds one copy for all of them.
  */
 public final class Dataset {
 
@@ -38,17 +38,14 @@ public final class Dataset {
     }
     int[][] crcs = new int[s.maps()][s.reduces()];
     byte[] block = new byte[s.blockSize()];
-    List<Path> ourDirs = BenchApp.executorDirs(work, s);
     JobConf conf = new JobConf(false);
     for (int m = 0; m < s.maps(); m++) {
       Path data = BenchApp.hadoopData(work, s, m);
       Files.createDirectories(data.getParent());
       SpillRecord spill = new SpillRecord(s.reduces());
-      Files.deleteIfExists(BenchApp.oursData(work, s, m));
-      Files.deleteIfExists(BenchApp.oursIndex(work, s, m));
+      List<IndexEntry> ours = new ArrayList<>();
       try (FileChannel out = FileChannel.open(data, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-          StandardOpenOption.TRUNCATE_EXISTING);
-          MapOutputWriter ours = MapOutputWriter.create(ourDirs, BenchApp.SHUFFLE_ID, m, s.reduces())) {
+          StandardOpenOption.TRUNCATE_EXISTING)) {
         for (int r = 0; r < s.reduces(); r++) {
           new SplittableRandom(((long) s.index() << 48) ^ ((long) m << 24) ^ r).nextBytes(block);
           CRC32C crc = new CRC32C();
@@ -60,11 +57,12 @@ public final class Dataset {
             out.write(b);
           }
           spill.putIndex(new IndexRecord(offset, s.blockSize(), s.blockSize()), r);
-          ours.write(r, block, 0, block.length);
+          ours.add(new IndexEntry(offset, s.blockSize(), crcs[m][r]));
         }
-        ours.commit();
       }
       spill.writeToFile(new org.apache.hadoop.fs.Path(BenchApp.hadoopIndex(work, s, m).toString()), conf);
+      link(BenchApp.oursData(work, s, m), data);
+      Files.write(BenchApp.oursIndex(work, s, m), IndexFile.encode(ours));
       link(BenchApp.rawData(work, s, m), data);
     }
     writeManifest(manifest, crcs);
@@ -83,7 +81,7 @@ public final class Dataset {
     ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
     for (int m = 0; m < s.maps(); m++) {
       for (Path p : List.of(BenchApp.hadoopData(work, s, m), BenchApp.hadoopIndex(work, s, m),
-          BenchApp.oursData(work, s, m), BenchApp.oursIndex(work, s, m))) {
+          BenchApp.oursIndex(work, s, m))) {
         try (FileChannel ch = FileChannel.open(p)) {
           for (int n; (n = ch.read(buf.clear())) >= 0; ) {
             bytes += n;

@@ -13,16 +13,11 @@ import java.util.List;
  * knows them intact — no whole-file checksum to verify, and a cached copy is checked as it is used:
  *
  * <pre>
- * header, 16 bytes:  magic "EASI" | version u16 (1) | flags u16 | partitions u32 | CRC32C of the 12 bytes before
+ * header, 16 bytes:  magic "EASI" | version u16 (1) | reserved u16 (0) | partitions u32 | CRC32C of the 12 bytes before
  * entry r, 24 bytes: offset u64 | length u64 | CRC32C of the block u32 | CRC32C of (r u32 + the 20 bytes before) u32
  * </pre>
  *
- * The file is exactly {@code 16 + 24 * partitions} bytes. Flags: bit 0 ({@link
- * #HEADERS_IN_DATA}) says every block is preceded in the data file by its fetch-response header
- * ({@link org.elasticam.shuffle.protocol.BlockHeader}), so a server sends header and block as one
- * contiguous read of the file; the entries still point at the blocks themselves, so a reader that
- * does not know the flag (the field was reserved, written 0, and never checked) reads the same
- * blocks. Other flag bits are refused.
+ * The file is exactly {@code 16 + 24 * partitions} bytes.
  */
 public final class IndexFile {
 
@@ -30,25 +25,12 @@ public final class IndexFile {
   public static final int VERSION = 1;
   public static final int HEADER_SIZE = 16;
   public static final int ENTRY_SIZE = 24;
-  /** Flag: each block's fetch-response header lies just before it in the data file. */
-  public static final int HEADERS_IN_DATA = 1;
 
   private IndexFile() {}
 
-  /**
-   * The index of {@code entries}; flagged {@link #HEADERS_IN_DATA} when they all have their header
-   * in the data file.
-   *
-   * @throws IllegalArgumentException when some have and some have not
-   */
   public static byte[] encode(List<IndexEntry> entries) {
-    long headed = entries.stream().filter(IndexEntry::headerInFile).count();
-    if (headed != 0 && headed != entries.size()) {
-      throw new IllegalArgumentException("either every block of a map has its header in the data file or none");
-    }
-    int flags = headed > 0 ? HEADERS_IN_DATA : 0;
     ByteBuffer b = ByteBuffer.allocate(HEADER_SIZE + ENTRY_SIZE * entries.size());
-    b.putInt(MAGIC).putShort((short) VERSION).putShort((short) flags).putInt(entries.size());
+    b.putInt(MAGIC).putShort((short) VERSION).putShort((short) 0).putInt(entries.size());
     b.putInt(crc(b.array(), 0, 12, -1));
     for (int r = 0; r < entries.size(); r++) {
       IndexEntry e = entries.get(r);
@@ -66,13 +48,11 @@ public final class IndexFile {
    * @throws IndexOutOfBoundsException when {@code last} is past the map's partitions
    */
   public static List<IndexEntry> read(FileChannel index, int first, int last) throws IOException {
-    ByteBuffer h = ByteBuffer.allocate(HEADER_SIZE);
-    readFully(index, h, 0);
-    int partitions = partitions(h.array(), index.size());
+    int partitions = readHeader(index);
     checkRange(first, last, partitions);
     ByteBuffer b = ByteBuffer.allocate(ENTRY_SIZE * (last - first + 1));
     readFully(index, b, HEADER_SIZE + (long) ENTRY_SIZE * first);
-    return entries(b.array(), 0, first, last, headersInData(h.array()));
+    return entries(b.array(), 0, first, last);
   }
 
   /**
@@ -85,7 +65,7 @@ public final class IndexFile {
     }
     int partitions = partitions(whole, whole.length);
     checkRange(first, last, partitions);
-    return entries(whole, HEADER_SIZE + ENTRY_SIZE * first, first, last, headersInData(whole));
+    return entries(whole, HEADER_SIZE + ENTRY_SIZE * first, first, last);
   }
 
   /** The partition count, after checking magic, version, header checksum and file size. */
@@ -108,11 +88,6 @@ public final class IndexFile {
     if (version != VERSION) {
       throw new CorruptIndexException("index version " + version + ", this reads " + VERSION);
     }
-    int flags = h.getShort(6) & 0xffff;
-    if ((flags & ~HEADERS_IN_DATA) != 0) {
-      throw new CorruptIndexException("index flags " + Integer.toHexString(flags) + ", this knows "
-          + Integer.toHexString(HEADERS_IN_DATA));
-    }
     long partitions = h.getInt(8) & 0xffffffffL;
     long expected = HEADER_SIZE + ENTRY_SIZE * partitions;
     if (fileSize != expected) {
@@ -125,11 +100,6 @@ public final class IndexFile {
     return (int) partitions;
   }
 
-  /** Whether a checked header (at the start of {@code a}) says the blocks' headers are in the data file. */
-  private static boolean headersInData(byte[] a) {
-    return (ByteBuffer.wrap(a, 0, HEADER_SIZE).getShort(6) & HEADERS_IN_DATA) != 0;
-  }
-
   private static void checkRange(int first, int last, int partitions) {
     if (first < 0 || last < first || last >= partitions) {
       throw new IndexOutOfBoundsException("reduce " + first + "-" + last + " of " + partitions + " partitions");
@@ -137,8 +107,7 @@ public final class IndexFile {
   }
 
   /** Entries {@code first..last}, laid out from {@code at} in {@code a}, each checked. */
-  private static List<IndexEntry> entries(byte[] a, int at0, int first, int last, boolean headersInData)
-      throws CorruptIndexException {
+  private static List<IndexEntry> entries(byte[] a, int at0, int first, int last) throws CorruptIndexException {
     ByteBuffer b = ByteBuffer.wrap(a);
     int count = last - first + 1;
     List<IndexEntry> out = new ArrayList<>(count);
@@ -148,7 +117,7 @@ public final class IndexFile {
         throw new CorruptIndexException("index entry " + (first + i) + " fails its checksum");
       }
       try {
-        out.add(new IndexEntry(b.getLong(at), b.getLong(at + 8), b.getInt(at + 16), headersInData));
+        out.add(new IndexEntry(b.getLong(at), b.getLong(at + 8), b.getInt(at + 16)));
       } catch (IllegalArgumentException e) {
         throw new CorruptIndexException("index entry " + (first + i) + ": " + e.getMessage());
       }

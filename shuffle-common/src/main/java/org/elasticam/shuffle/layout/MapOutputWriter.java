@@ -4,21 +4,15 @@ import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import org.elasticam.shuffle.protocol.BlockHeader;
 
 /**
  * Writes one map task's output in the layout: partitions in ascending order into a temporary data
- * file, each block preceded by its fetch-response header (so that a server sends header and block
- * in one read of the file; the index says so, {@link IndexFile#HEADERS_IN_DATA}), the index beside
- * it, then both renamed into place, data first. The index is the commit
+ * file, the index beside it, then both renamed into place, data first. The index is the commit
  * point: a reader that finds it finds the data complete. When another attempt of the same map
  * already committed, this one's files are discarded (first committer wins; map output is
  * deterministic), so a block is never served from a mix of two attempts.
@@ -29,21 +23,18 @@ public final class MapOutputWriter implements Closeable {
   private final Path index;
   private final Path tmpData;
   private final Path tmpIndex;
-  private final int mapId;
   private final int partitions;
   private final OutputStream out;
   private final List<IndexEntry> entries = new ArrayList<>();
   private final Crc32c crc = new Crc32c();
   private long position;
   private long partitionStart;
-  private boolean headerReserved;
   private boolean done;
 
   private MapOutputWriter(List<Path> dirs, int shuffleId, int mapId, int partitions) throws IOException {
     if (partitions < 1) {
       throw new IllegalArgumentException("a map output has at least one partition: " + partitions);
     }
-    this.mapId = mapId;
     this.partitions = partitions;
     this.data = ShuffleLayout.dataFile(dirs, shuffleId, mapId);
     this.index = ShuffleLayout.indexFile(dirs, shuffleId, mapId);
@@ -82,46 +73,12 @@ public final class MapOutputWriter implements Closeable {
     position += len;
   }
 
-  /**
-   * Closes every partition not yet finished (as empty) and entries up to {@code reduceId}, and
-   * leaves room for the header of partition {@code reduceId} (when there is one): headers are
-   * written into their places at the commit, once each block's length and checksum are known.
-   */
-  private void finishUntil(int reduceId) throws IOException {
+  /** Closes every partition not yet finished (as empty) and entries up to {@code reduceId}. */
+  private void finishUntil(int reduceId) {
     while (entries.size() < reduceId) {
-      if (!headerReserved) {
-        reserveHeader();
-      }
-      entries.add(new IndexEntry(partitionStart, position - partitionStart, (int) crc.getValue(), true));
+      entries.add(new IndexEntry(partitionStart, position - partitionStart, (int) crc.getValue()));
       crc.reset();
-      headerReserved = false;
-    }
-    if (!headerReserved && reduceId < partitions) {
-      reserveHeader();
-    }
-  }
-
-  private void reserveHeader() throws IOException {
-    out.write(new byte[BlockHeader.SIZE]);
-    position += BlockHeader.SIZE;
-    partitionStart = position;
-    headerReserved = true;
-  }
-
-  /** Each block's header into the room left before it. */
-  private void writeHeaders() throws IOException {
-    ByteBuffer h = ByteBuffer.allocate(BlockHeader.SIZE);
-    try (FileChannel ch = FileChannel.open(tmpData, StandardOpenOption.WRITE)) {
-      for (int r = 0; r < entries.size(); r++) {
-        IndexEntry e = entries.get(r);
-        h.clear();
-        new BlockHeader(mapId, r, e.length(), e.crc32c()).writeTo(h);
-        h.flip();
-        long at = e.offset() - BlockHeader.SIZE;
-        while (h.hasRemaining()) {
-          at += ch.write(h, at);
-        }
-      }
+      partitionStart = position;
     }
   }
 
@@ -144,7 +101,6 @@ public final class MapOutputWriter implements Closeable {
     finishUntil(partitions);
     done = true;
     out.close();
-    writeHeaders();
     Files.write(tmpIndex, IndexFile.encode(entries));
     if (Files.exists(index) && !replace) {
       discard();

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +15,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.zip.CRC32C;
-import org.elasticam.shuffle.protocol.BlockHeader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -99,82 +97,12 @@ class LayoutTest {
     List<Path> dirs = List.of(tmp);
     MapOutputWriter.writeAll(dirs, 0, 0, List.of(new byte[] {1}));
     MapOutputWriter.writeAll(dirs, 0, 0, List.of(new byte[] {2, 2}));
-    byte[] data = Files.readAllBytes(ShuffleLayout.dataFile(dirs, 0, 0));
-    assertEquals(BlockHeader.SIZE + 1, data.length);
-    assertEquals(1, data[BlockHeader.SIZE]);
+    assertArrayEquals(new byte[] {1}, Files.readAllBytes(ShuffleLayout.dataFile(dirs, 0, 0)));
     try (MapOutputWriter w = MapOutputWriter.create(dirs, 0, 1, 2)) {
       w.write(1, new byte[] {9}, 0, 1);
       assertThrows(IllegalArgumentException.class, () -> w.write(0, new byte[] {9}, 0, 1));
     }
     assertFalse(Files.exists(ShuffleLayout.indexFile(dirs, 0, 1)), "closed without commit: nothing");
-  }
-
-  /**
-   * Each block is preceded in the data file by the header a fetch response sends before it (map,
-   * reduce, length, CRC32C), empty and skipped partitions too, and the index says so; the entries
-   * still point at the blocks.
-   */
-  @Test
-  void eachBlockIsPrecededInTheDataFileByItsFetchHeader() throws IOException {
-    List<Path> dirs = List.of(tmp);
-    byte[] two = block(7, 2, 70_000);
-    byte[] four = block(7, 4, 5);
-    try (MapOutputWriter w = MapOutputWriter.create(dirs, 3, 7, 6)) {
-      w.write(2, two, 0, 1000);
-      w.write(2, two, 1000, two.length - 1000);
-      w.write(4, four, 0, four.length);
-      w.commit();
-    }
-    byte[] data = Files.readAllBytes(ShuffleLayout.dataFile(dirs, 3, 7));
-    byte[] index = Files.readAllBytes(ShuffleLayout.indexFile(dirs, 3, 7));
-    assertEquals(IndexFile.HEADERS_IN_DATA, ByteBuffer.wrap(index).getShort(6));
-    List<IndexEntry> entries = IndexFile.read(index, 0, 5);
-    long expectedSize = 0;
-    for (int r = 0; r < 6; r++) {
-      IndexEntry e = entries.get(r);
-      assertTrue(e.headerInFile());
-      BlockHeader h = BlockHeader.readFrom(ByteBuffer.wrap(data, (int) e.offset() - BlockHeader.SIZE, BlockHeader.SIZE));
-      assertEquals(new BlockHeader(7, r, e.length(), e.crc32c()), h, "partition " + r);
-      byte[] want = r == 2 ? two : r == 4 ? four : new byte[0];
-      assertArrayEquals(want, java.util.Arrays.copyOfRange(data, (int) e.offset(), (int) e.end()));
-      CRC32C c = new CRC32C();
-      c.update(want);
-      assertEquals((int) c.getValue(), e.crc32c());
-      expectedSize += BlockHeader.SIZE + want.length;
-    }
-    assertEquals(expectedSize, data.length, "nothing but headers and blocks");
-  }
-
-  /** The flags field was reserved and written 0: such an index reads as blocks without headers. */
-  @Test
-  void anIndexWithoutTheFlagReadsAsBlocksWithoutHeadersAndUnknownFlagsAreRefused() throws IOException {
-    byte[] plain = IndexFile.encode(List.of(new IndexEntry(0, 3, 11), new IndexEntry(3, 4, 12)));
-    assertEquals(0, ByteBuffer.wrap(plain).getShort(6));
-    assertEquals(List.of(new IndexEntry(0, 3, 11), new IndexEntry(3, 4, 12)), IndexFile.read(plain, 0, 1));
-    assertFalse(IndexFile.read(plain, 1, 1).get(0).headerInFile());
-
-    CorruptIndexException unknown = assertThrows(CorruptIndexException.class,
-        () -> IndexFile.read(withFlags(plain, 2), 0, 0));
-    assertTrue(unknown.getMessage().contains("flags"), unknown.getMessage());
-    // Flagged, yet the first block starts where no header fits before it.
-    CorruptIndexException noRoom = assertThrows(CorruptIndexException.class,
-        () -> IndexFile.read(withFlags(plain, IndexFile.HEADERS_IN_DATA), 0, 0));
-    assertTrue(noRoom.getMessage().contains("header"), noRoom.getMessage());
-
-    assertThrows(IllegalArgumentException.class,
-        () -> IndexFile.encode(List.of(new IndexEntry(20, 1, 0, true), new IndexEntry(41, 1, 0, false))),
-        "a map's blocks all have their headers in the file or none do");
-    assertThrows(IllegalArgumentException.class, () -> new IndexEntry(19, 1, 0, true));
-  }
-
-  /** {@code index} with its header's flags set to {@code flags}, the header's checksum made good again. */
-  private static byte[] withFlags(byte[] index, int flags) {
-    byte[] b = index.clone();
-    ByteBuffer.wrap(b).putShort(6, (short) flags);
-    CRC32C c = new CRC32C();
-    c.update(b, 0, 12);
-    ByteBuffer.wrap(b).putInt(12, (int) c.getValue());
-    return b;
   }
 
   /** Content that differs per map, reduce and byte, so a block read from the wrong place shows. */

@@ -1,6 +1,5 @@
 package org.elasticam.testkit.shuffle;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,11 +7,7 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.elasticam.shuffle.layout.Crc32c;
-import org.elasticam.shuffle.layout.IndexEntry;
-import org.elasticam.shuffle.layout.IndexFile;
 import org.elasticam.shuffle.layout.MapOutputWriter;
-import org.elasticam.shuffle.layout.ShuffleLayout;
 
 /**
  * Map outputs with known content, for the tests of this module, the service and the integration
@@ -48,27 +43,6 @@ public final class ShuffleFixtures {
       }
       MapOutputWriter.writeAll(dirs, shuffleId, m, blocks);
     }
-  }
-
-  /**
-   * Writes one map output as map tasks wrote it before their data files held each block's header:
-   * the blocks back to back, an index without {@link IndexFile#HEADERS_IN_DATA}. What a
-   * NodeManager's service must still serve when executors of an older release wrote the files.
-   */
-  public static void writeMapWithoutHeaders(List<Path> dirs, int shuffleId, int mapId, List<byte[]> blocks)
-      throws IOException {
-    Path data = ShuffleLayout.dataFile(dirs, shuffleId, mapId);
-    Files.createDirectories(data.getParent());
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    List<IndexEntry> entries = new ArrayList<>();
-    for (byte[] b : blocks) {
-      Crc32c crc = new Crc32c();
-      crc.update(b, 0, b.length);
-      entries.add(new IndexEntry(bytes.size(), b.length, (int) crc.getValue()));
-      bytes.write(b, 0, b.length);
-    }
-    Files.write(data, bytes.toByteArray());
-    Files.write(ShuffleLayout.indexFile(dirs, shuffleId, mapId), IndexFile.encode(entries));
   }
 
   /** An application's app-cache dir under a NodeManager local dir, created. */

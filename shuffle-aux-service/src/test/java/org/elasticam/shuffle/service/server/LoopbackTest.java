@@ -7,15 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -28,10 +24,8 @@ import org.elasticam.shuffle.client.FetchedBlock;
 import org.elasticam.shuffle.client.FetchedBlocks;
 import org.elasticam.shuffle.client.ServiceAddress;
 import org.elasticam.shuffle.client.ShuffleClient;
-import org.elasticam.shuffle.layout.IndexFile;
 import org.elasticam.shuffle.layout.MapOutputWriter;
 import org.elasticam.shuffle.layout.ShuffleLayout;
-import org.elasticam.shuffle.protocol.BlockHeader;
 import org.elasticam.shuffle.protocol.FetchRequest;
 import org.elasticam.shuffle.protocol.MapIdSet;
 import org.elasticam.shuffle.protocol.ReduceRange;
@@ -161,48 +155,6 @@ class LoopbackTest {
         assertEquals(2, got.blocks().size());
       }
       await(() -> server.inFlightBytes() == 0, "the budget to be given back");
-    }
-  }
-
-  /**
-   * A map output whose data file holds each block's header (as map tasks write it now) and one
-   * without (as older executors wrote it) give the same response, byte for byte: small blocks
-   * copied in batches, large ones sent as file regions, and a reduce range of each.
-   */
-  @Test
-  void dataFilesWithAndWithoutTheBlocksHeadersGiveTheSameResponse() throws Exception {
-    List<Path> dirs = List.of(f.appDir);
-    for (int m = 0; m < 2; m++) {
-      List<byte[]> blocks = new ArrayList<>();
-      for (int r = 0; r < 4; r++) {
-        blocks.add(ShuffleFixtures.blockBytes(8, m, r, r % 2 == 0 ? 1000 + r : (64 << 10) + r));
-      }
-      MapOutputWriter.writeAll(dirs, 8, m, blocks);
-      ShuffleFixtures.writeMapWithoutHeaders(dirs, 9, m, blocks);
-    }
-    assertTrue(IndexFile.read(Files.readAllBytes(ShuffleLayout.indexFile(dirs, 8, 0)), 0, 0).get(0).headerInFile());
-    assertFalse(IndexFile.read(Files.readAllBytes(ShuffleLayout.indexFile(dirs, 9, 0)), 0, 0).get(0).headerInFile());
-    try (ShuffleServer server = f.start(ServerSettings.loopback(), ShuffleStats.none(), null)) {
-      for (ReduceRange reduces : List.of(ReduceRange.of(0), ReduceRange.of(1), ReduceRange.decode("0-3"))) {
-        byte[] headed = body(server, new FetchRequest(ServiceFixture.APP, "e1", 8, reduces, MapIdSet.of(0, 1)));
-        byte[] plain = body(server, new FetchRequest(ServiceFixture.APP, "e1", 9, reduces, MapIdSet.of(0, 1)));
-        assertArrayEquals(plain, headed, "reduces " + reduces.encode());
-        ByteBuffer first = ByteBuffer.wrap(headed);
-        BlockHeader h = BlockHeader.readFrom(first);
-        assertEquals(0, h.mapId());
-        assertEquals(reduces.first(), h.reduceId());
-        assertArrayEquals(ShuffleFixtures.blockBytes(8, 0, reduces.first(), (int) h.length()),
-            Arrays.copyOfRange(headed, BlockHeader.SIZE, BlockHeader.SIZE + (int) h.length()));
-      }
-    }
-  }
-
-  private byte[] body(ShuffleServer server, FetchRequest r) throws IOException {
-    try (RawSocket s = new RawSocket(server.port(), 0)) {
-      s.send(Raw.fetch(r, f.secret, System.currentTimeMillis(), true));
-      Raw.Response got = s.response();
-      assertEquals(200, got.status());
-      return got.body();
     }
   }
 

@@ -41,27 +41,16 @@ final class BlockResolver {
 
   private static final Logger LOG = LoggerFactory.getLogger(BlockResolver.class);
 
-  /** One block to send: where its bytes are, what its header says, and whether the file holds that header before it. */
+  /** One block to send: where its bytes are and what its header says. */
   static final class BlockSlice {
     private final KeptFile file;
     private final BlockHeader header;
     private final long offset;
-    private final boolean headerInFile;
 
-    BlockSlice(KeptFile file, BlockHeader header, long offset, boolean headerInFile) {
+    BlockSlice(KeptFile file, BlockHeader header, long offset) {
       this.file = file;
       this.header = header;
       this.offset = offset;
-      this.headerInFile = headerInFile;
-    }
-
-    /**
-     * Whether the {@link BlockHeader#SIZE} bytes before {@link #offset} in the file are this
-     * block's header, written there by the map task: header and block then go out as one read of
-     * the file.
-     */
-    public boolean headerInFile() {
-      return headerInFile;
     }
 
     /** The open data file; the fetch holds it until {@link ResolvedFetch#release}. */
@@ -295,7 +284,7 @@ final class BlockResolver {
           throw new RejectedException(Rejection.of(500, "the index of " + which + " points past its data file"));
         }
         out.add(new BlockSlice(file, new BlockHeader(mapId, r.reduces().first() + i, e.length(), e.crc32c()),
-            e.offset(), e.headerInFile()));
+            e.offset()));
       }
       return out;
     } catch (NoSuchFileException e) {

@@ -19,9 +19,7 @@ import org.slf4j.LoggerFactory;
  * next is written only when the previous one has gone to the socket, so a slow reader holds one
  * write's worth of the connection's memory and its own share of the in-flight budget, which is
  * released write by write. A large block goes as a file region of its kept data file (zero-copy on
- * plain connections, chunks under TLS), from its header when the map task wrote that into the
- * file before the block (one {@code sendfile} per block instead of a header write and a {@code
- * sendfile}: the header's own small send was a fifth of the event loops' time on 64 KiB blocks). Small blocks are read into one buffer with their headers,
+ * plain connections, chunks under TLS). Small blocks are read into one buffer with their headers,
  * up to {@link #BATCH_BYTES}, and go in a single socket write: for blocks of a few KiB the
  * per-write cost of the socket, not the copy, is what limits a server. Reading a small block from
  * the page cache blocks the event loop no longer than sending a region would. A write or read
@@ -112,17 +110,11 @@ final class ResponseStreamer {
     ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener(f -> finish(f.isSuccess()));
   }
 
-  /** A block with its header: one region from the header in the file, or the header written first. */
   private ChannelFuture writeRegion(BlockSlice b) {
-    long at = b.offset();
     long len = b.header().length();
-    if (b.headerInFile()) {
-      at -= BlockHeader.SIZE;
-      len += BlockHeader.SIZE;
-    } else {
-      ctx.write(Unpooled.wrappedBuffer(b.header().toBytes()));
-    }
-    return ctx.writeAndFlush(tls ? new KeptFileChunks(b.file(), at, len) : new KeptFileRegion(b.file(), at, len));
+    Object body = tls ? new KeptFileChunks(b.file(), b.offset(), len) : new KeptFileRegion(b.file(), b.offset(), len);
+    ctx.write(Unpooled.wrappedBuffer(b.header().toBytes()));
+    return ctx.writeAndFlush(body);
   }
 
   /** Small blocks from {@code next} on, headers and bytes, in one buffer of at most BATCH_BYTES (or one block). */
@@ -138,12 +130,8 @@ final class ResponseStreamer {
     try {
       for (; next < end; next++) {
         BlockSlice b = blocks.get(next);
-        if (b.headerInFile()) {
-          readFully(buf, b, b.offset() - BlockHeader.SIZE, BlockHeader.SIZE + b.header().length());
-        } else {
-          buf.writeBytes(b.header().toBytes());
-          readFully(buf, b, b.offset(), b.header().length());
-        }
+        buf.writeBytes(b.header().toBytes());
+        readFully(buf, b);
       }
     } catch (IOException | RuntimeException e) {
       buf.release();
@@ -152,9 +140,9 @@ final class ResponseStreamer {
     return ctx.writeAndFlush(buf);
   }
 
-  private static void readFully(ByteBuf buf, BlockSlice b, long from, long length) throws IOException {
-    long at = from;
-    long left = length;
+  private static void readFully(ByteBuf buf, BlockSlice b) throws IOException {
+    long at = b.offset();
+    long left = b.header().length();
     while (left > 0) {
       int n = buf.writeBytes(b.file().channel(), at, (int) left);
       if (n < 0) {
