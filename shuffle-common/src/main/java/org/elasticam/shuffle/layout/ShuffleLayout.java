@@ -27,30 +27,59 @@ public final class ShuffleLayout {
   private ShuffleLayout() {}
 
   public static Path dataFile(List<Path> dirs, int shuffleId, int mapId) {
-    return mapDir(dirs, shuffleId, mapId).resolve("map-" + mapId + ".data");
+    return mapDir(dirs, shuffleId, mapId).resolve(dataName(mapId));
   }
 
   public static Path indexFile(List<Path> dirs, int shuffleId, int mapId) {
-    return mapDir(dirs, shuffleId, mapId).resolve("map-" + mapId + ".index");
+    return mapDir(dirs, shuffleId, mapId).resolve(indexName(mapId));
   }
 
   /** All of one shuffle's output in one dir: what deleting a shuffle removes. */
   public static Path shuffleDir(Path dir, int shuffleId) {
-    return dir.resolve(ROOT).resolve("s" + shuffleId);
+    return dir.resolve(ROOT).resolve(shuffleDirName(shuffleId));
   }
 
   static Path mapDir(List<Path> dirs, int shuffleId, int mapId) {
-    if (dirs.isEmpty()) {
+    Path dir = dirs.get(dirIndex(dirs.size(), shuffleId, mapId));
+    return shuffleDir(dir, shuffleId).resolve(subDirName(shuffleId, mapId));
+  }
+
+  /**
+   * Which of {@code dirCount} dirs holds map {@code mapId} of shuffle {@code shuffleId}: the map's
+   * files are {@code <that dir>/}{@link #ROOT}{@code /}{@link #shuffleDirName}{@code /}{@link
+   * #subDirName}{@code /}{@link #dataName} and {@link #indexName}, for a reader that walks there by
+   * names.
+   */
+  public static int dirIndex(int dirCount, int shuffleId, int mapId) {
+    if (dirCount < 1) {
       throw new IllegalArgumentException("no local dirs");
     }
+    return Math.floorMod(hash(shuffleId, mapId), dirCount);
+  }
+
+  public static String shuffleDirName(int shuffleId) {
+    return "s" + shuffleId;
+  }
+
+  /** The map's sub-dir within its shuffle's dir: two lower-case hex digits of the hash. */
+  public static String subDirName(int shuffleId, int mapId) {
+    int b = (hash(shuffleId, mapId) >>> 24) & 0xff;
+    return new String(new char[] {HEX[b >>> 4], HEX[b & 0xf]});
+  }
+
+  public static String dataName(int mapId) {
+    return "map-" + mapId + ".data";
+  }
+
+  public static String indexName(int mapId) {
+    return "map-" + mapId + ".index";
+  }
+
+  private static int hash(int shuffleId, int mapId) {
     if (shuffleId < 0 || mapId < 0) {
       throw new IllegalArgumentException("ids are >= 0: shuffle " + shuffleId + ", map " + mapId);
     }
-    int h = mix(shuffleId * 0x9E3779B1L + mapId);
-    Path dir = dirs.get(Math.floorMod(h, dirs.size()));
-    int b = (h >>> 24) & 0xff;
-    String sub = new String(new char[] {HEX[b >>> 4], HEX[b & 0xf]});
-    return shuffleDir(dir, shuffleId).resolve(sub);
+    return mix(shuffleId * 0x9E3779B1L + mapId);
   }
 
   /** A fixed mixing function (murmur3's finaliser): the layout must never change between versions. */

@@ -7,9 +7,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.elasticam.shuffle.layout.CorruptIndexException;
 import org.elasticam.shuffle.layout.IndexEntry;
 import org.elasticam.shuffle.layout.ShuffleLayout;
@@ -195,86 +193,90 @@ final class BlockResolver {
   private static final class Fetch {
     private final AppFiles files;
     private final long startMillis;
-    private final Map<Path, Visit> dirs = new HashMap<>();
+    private final Visit[] registered;
 
     Fetch(AppFiles files, long startMillis) {
       this.files = files;
       this.startMillis = startMillis;
+      this.registered = new Visit[files.dirs().size()];
     }
 
     /**
-     * The dir {@code p}, checked once per fetch: a registered dir by its path (its real path was
-     * found inside when the executor registered), every dir below it by its name in the dir above,
-     * without following a link. Kept open between fetches while each is the dir found ({@link
-     * OpenDirs}).
+     * The dir of map {@code mapId}'s files, reached by names from the registered dir that holds it
+     * ({@link ShuffleLayout}), each dir checked once per fetch: the registered one by its path
+     * (its real path was found inside when the executor registered), every dir below it by its
+     * name in the dir above, without following a link. Kept open between fetches while each is
+     * the dir found ({@link OpenDirs}).
      */
-    Visit dir(Path p) throws IOException, ConfinementException {
-      Visit v = dirs.get(p);
-      if (v != null) {
-        return v;
-      }
-      BasicFileAttributes attrs;
-      if (files.dirs().contains(p)) {
-        attrs = DirConfinement.requirePlainDir(String.valueOf(p.getFileName()),
+    Visit mapDir(int shuffleId, int mapId) throws IOException, ConfinementException {
+      Visit v = registered(ShuffleLayout.dirIndex(registered.length, shuffleId, mapId));
+      v = child(v, ShuffleLayout.ROOT);
+      v = child(v, ShuffleLayout.shuffleDirName(shuffleId));
+      return child(v, ShuffleLayout.subDirName(shuffleId, mapId));
+    }
+
+    private Visit registered(int i) throws IOException, ConfinementException {
+      Visit v = registered[i];
+      if (v == null) {
+        Path p = files.dirs().get(i);
+        BasicFileAttributes attrs = DirConfinement.requirePlainDir(String.valueOf(p.getFileName()),
             Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
-      } else {
-        Path parent = p.getParent();
-        if (parent == null || files.dirs().stream().noneMatch(p::startsWith)) {
-          throw new ConfinementException("a shuffle file lies outside the executor's registered dirs");
-        }
-        attrs = dir(parent).plainDir(p.getFileName().toString());
+        v = files.openDirs().get(files.appId(), p, attrs).visit(startMillis);
+        registered[i] = v;
       }
-      v = files.openDirs().get(files.appId(), p, attrs).visit(startMillis);
-      dirs.put(p, v);
+      return v;
+    }
+
+    private Visit child(Visit parent, String name) throws IOException, ConfinementException {
+      Visit v = parent.visitedChild(name);
+      if (v == null) {
+        Found d = parent.plainDir(name);
+        v = files.openDirs().get(files.appId(), d.path(), d.attrs()).visit(startMillis);
+        parent.visitedChild(name, v);
+      }
       return v;
     }
 
     /**
      * A map's index entries {@code first..last} and its data file, held open (added to {@code
-     * held}). Both are taken as found before only when both names were (their dirs unchanged
+     * held}). Both are taken as found before only when both names were (their dir unchanged
      * since) and both files are held already: the data file kept open, the index cached. Else
      * both are looked up now, index first (it is renamed into place after the data, so a map whose
      * index is found is complete), and read or opened: a name found before is never opened by
      * path, and a map's index and data are never taken one as found before and one as found now.
      */
-    MapFiles map(Path index, Path data, int first, int last, List<KeptFile> held)
+    MapFiles map(Visit dir, String indexName, String dataName, int first, int last, List<KeptFile> held)
         throws IOException, ConfinementException {
-      Visit indexDir = dir(index.getParent());
-      Visit dataDir = dir(data.getParent());
-      String indexName = index.getFileName().toString();
-      String dataName = data.getFileName().toString();
-      Found indexFound = indexDir.plainFile(indexName);
-      Found dataFound = dataDir.plainFile(dataName);
-      if (indexFound.remembered() && dataFound.remembered()) {
-        KeptFile k = files.kept().acquireKept(data, dataFound.attrs(), files.appId(), files.user());
+      Found index = dir.plainFile(indexName);
+      Found data = dir.plainFile(dataName);
+      if (index.remembered() && data.remembered()) {
+        KeptFile k = files.kept().acquireKept(data.path(), data.attrs(), files.appId(), files.user());
         if (k != null) {
           held.add(k);
-          List<IndexEntry> entries = files.indexes().cachedEntries(index, indexFound.attrs(), files.user(), first,
+          List<IndexEntry> entries = files.indexes().cachedEntries(index.path(), index.attrs(), files.user(), first,
               last);
           if (entries != null) {
-            return new MapFiles(entries, k, dataFound.attrs().size());
+            return new MapFiles(entries, k, data.attrs().size());
           }
           held.remove(held.size() - 1);
           k.release();
         }
       }
-      BasicFileAttributes indexNow = indexFound.remembered() ? indexDir.plainFileNow(indexName) : indexFound.attrs();
-      BasicFileAttributes dataNow = dataFound.remembered() ? dataDir.plainFileNow(dataName) : dataFound.attrs();
-      KeptFile k = files.kept().acquire(data, dataNow, files.appId(), files.user());
+      BasicFileAttributes indexNow = index.remembered() ? dir.plainFileNow(indexName) : index.attrs();
+      BasicFileAttributes dataNow = data.remembered() ? dir.plainFileNow(dataName) : data.attrs();
+      KeptFile k = files.kept().acquire(data.path(), dataNow, files.appId(), files.user());
       held.add(k);
-      return new MapFiles(files.indexes().entries(index, indexNow, files.user(), first, last), k, dataNow.size());
+      return new MapFiles(files.indexes().entries(index.path(), indexNow, files.user(), first, last), k,
+          dataNow.size());
     }
   }
 
   private static List<BlockSlice> resolveMap(FetchRequest r, Fetch fetch, int mapId, List<KeptFile> held)
       throws RejectedException {
     String which = "map " + mapId + " of shuffle " + r.shuffleId();
-    AppFiles files = fetch.files;
-    List<Path> dirs = files.dirs();
     try {
-      Path index = ShuffleLayout.indexFile(dirs, r.shuffleId(), mapId);
-      Path data = ShuffleLayout.dataFile(dirs, r.shuffleId(), mapId);
-      MapFiles m = fetch.map(index, data, r.reduces().first(), r.reduces().last(), held);
+      MapFiles m = fetch.map(fetch.mapDir(r.shuffleId(), mapId), ShuffleLayout.indexName(mapId),
+          ShuffleLayout.dataName(mapId), r.reduces().first(), r.reduces().last(), held);
       List<IndexEntry> entries = m.entries;
       KeptFile file = m.data;
       List<BlockSlice> out = new ArrayList<>(entries.size());

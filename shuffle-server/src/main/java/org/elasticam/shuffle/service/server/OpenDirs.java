@@ -62,7 +62,8 @@ final class OpenDirs implements Closeable {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Key && ((Key) o).appId.equals(appId) && ((Key) o).dir.equals(dir);
+      // The same path instance comes back fetch after fetch (remembered by the dir above): equal at once.
+      return o instanceof Key && ((Key) o).appId.equals(appId) && (((Key) o).dir == dir || ((Key) o).dir.equals(dir));
     }
 
     @Override
@@ -99,7 +100,7 @@ final class OpenDirs implements Closeable {
     private final AtomicInteger remembered;
     private final int maxRemembered;
     /** What names were found to be, while the directory's modification time stays {@link #foundUnder}. */
-    private final HashMap<String, BasicFileAttributes> found = new HashMap<>();
+    private final HashMap<String, Found> found = new HashMap<>();
     private FileTime foundUnder;
     private boolean closed;
 
@@ -166,22 +167,22 @@ final class OpenDirs implements Closeable {
       return a;
     }
 
-    private BasicFileAttributes foundBefore(String name, FileTime under) {
+    private Found foundBefore(String name, FileTime under) {
       synchronized (found) {
         return under.equals(foundUnder) ? found.get(name) : null;
       }
     }
 
-    private void remember(String name, BasicFileAttributes a, FileTime under) {
+    private void remember(String name, Found f, FileTime under) {
       synchronized (found) {
-        if (closed || !under.equals(foundUnder) || found.replace(name, a) != null) {
+        if (closed || !under.equals(foundUnder) || found.replace(name, f) != null) {
           return;
         }
         if (remembered.incrementAndGet() > maxRemembered) {
           remembered.decrementAndGet();
           return;
         }
-        found.put(name, a);
+        found.put(name, f);
       }
     }
 
@@ -206,10 +207,14 @@ final class OpenDirs implements Closeable {
     }
   }
 
-  /** One fetch's view of an {@link OpenDir}: names looked up, or found before under the same modification time. */
+  /**
+   * One fetch's view of an {@link OpenDir}: names looked up, or found before under the same
+   * modification time. Used by one fetch's thread only.
+   */
   static final class Visit {
     private final OpenDir dir;
     private final FileTime settled;
+    private Map<String, Visit> children;
 
     private Visit(OpenDir dir, FileTime settled) {
       this.dir = dir;
@@ -217,59 +222,78 @@ final class OpenDirs implements Closeable {
     }
 
     /**
-     * The attributes of the regular file {@code name} in this directory, read without following a
+     * The regular file {@code name} in this directory: its attributes read without following a
      * link, or as found before under the same modification time ({@link Found#remembered}).
      *
      * @throws java.nio.file.NoSuchFileException when there is none
      * @throws ConfinementException when it is a link or not a regular file
      */
     Found plainFile(String name) throws IOException, ConfinementException {
-      BasicFileAttributes a = settled == null ? null : dir.foundBefore(name, settled);
-      if (a != null) {
-        return new Found(DirConfinement.requirePlainFile(name, a), true);
-      }
-      return new Found(plainFileNow(name), false);
+      Found f = found(name);
+      DirConfinement.requirePlainFile(name, f.attrs());
+      return f;
     }
 
-    /** As {@link #plainFile}, always looked up now: for a file about to be opened. */
+    /** The attributes of the regular file {@code name}, always looked up now: for a file about to be opened. */
     BasicFileAttributes plainFileNow(String name) throws IOException, ConfinementException {
-      return DirConfinement.requirePlainFile(name, lookedUp(name));
+      return DirConfinement.requirePlainFile(name, lookedUp(name).attrs());
     }
 
     /**
-     * The attributes of the directory {@code name} in this directory, read without following a
-     * link, or as found before under the same modification time: the directory is opened only as
-     * what its own confinement check finds ({@link OpenDirs#get}).
+     * The directory {@code name} in this directory: its attributes read without following a link,
+     * or as found before under the same modification time; the directory is opened only as what
+     * they say ({@link OpenDirs#get}).
      *
      * @throws java.nio.file.NoSuchFileException when there is none
      * @throws ConfinementException when it is a link or not a directory
      */
-    BasicFileAttributes plainDir(String name) throws IOException, ConfinementException {
-      BasicFileAttributes a = settled == null ? null : dir.foundBefore(name, settled);
-      return DirConfinement.requirePlainDir(name, a != null ? a : lookedUp(name));
+    Found plainDir(String name) throws IOException, ConfinementException {
+      Found f = found(name);
+      DirConfinement.requirePlainDir(name, f.attrs());
+      return f;
     }
 
-    private BasicFileAttributes lookedUp(String name) throws IOException {
-      BasicFileAttributes a = dir.lookUp(name);
-      if (settled != null) {
-        dir.remember(name, a, settled);
+    /** The visit of the sub-dir {@code name} this fetch made already, if it did. */
+    Visit visitedChild(String name) {
+      return children == null ? null : children.get(name);
+    }
+
+    void visitedChild(String name, Visit child) {
+      if (children == null) {
+        children = new HashMap<>();
       }
-      return a;
+      children.put(name, child);
+    }
+
+    private Found found(String name) throws IOException {
+      Found f = settled == null ? null : dir.foundBefore(name, settled);
+      return f != null ? f : lookedUp(name);
+    }
+
+    private Found lookedUp(String name) throws IOException {
+      Found f = new Found(dir.lookUp(name), false, dir.path.resolve(name));
+      if (settled != null) {
+        // Remembered with its path: later fetches then key the kept-file and index maps with the same instance.
+        dir.remember(name, f.asRemembered(), settled);
+      }
+      return f;
     }
   }
 
   /**
-   * A file's attributes and whether they were found before rather than looked up now. Found
-   * before, they say which file the name named when its directory last changed: good for
+   * A name's path and attributes, and whether they were found before rather than looked up now.
+   * Found before, they say which file the name named when its directory last changed: good for
    * confirming a file already held open is still the one, not for opening the path now.
    */
   static final class Found {
     private final BasicFileAttributes attrs;
     private final boolean remembered;
+    private final Path path;
 
-    Found(BasicFileAttributes attrs, boolean remembered) {
+    Found(BasicFileAttributes attrs, boolean remembered, Path path) {
       this.attrs = attrs;
       this.remembered = remembered;
+      this.path = path;
     }
 
     BasicFileAttributes attrs() {
@@ -278,6 +302,14 @@ final class OpenDirs implements Closeable {
 
     boolean remembered() {
       return remembered;
+    }
+
+    Path path() {
+      return path;
+    }
+
+    private Found asRemembered() {
+      return new Found(attrs, true, path);
     }
   }
 

@@ -114,7 +114,7 @@ class OpenDirsTest {
     OpenDir r = confined(dirs, tmp, root);
     ConfinementException link = assertThrows(ConfinementException.class, () -> r.visit(now()).plainDir("s0"));
     assertTrue(link.getMessage().contains("symbolic link"), link.getMessage());
-    assertTrue(r.visit(now()).plainDir("s1").isDirectory());
+    assertTrue(r.visit(now()).plainDir("s1").attrs().isDirectory());
     write(root.resolve("map-1.data"), "x");
     assertThrows(ConfinementException.class, () -> r.visit(now()).plainDir("map-1.data"), "a file is not a dir");
     assertThrows(ConfinementException.class, () -> r.visit(now()).plainDir(".."));
