@@ -17,6 +17,7 @@ import org.elasticam.shuffle.service.apps.ConfinementException;
 import org.elasticam.shuffle.service.apps.DirConfinement;
 import org.elasticam.shuffle.service.server.KeptFiles.KeptFile;
 import org.elasticam.shuffle.service.server.OpenDirs.Found;
+import org.elasticam.shuffle.service.server.OpenDirs.OpenDir;
 import org.elasticam.shuffle.service.server.OpenDirs.Visit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -227,11 +228,22 @@ final class BlockResolver {
       return v;
     }
 
+    /**
+     * The sub-dir {@code name} of {@code parent}: a name found before only confirms a dir kept
+     * open already; one to be opened is looked up now.
+     */
     private Visit child(Visit parent, String name) throws IOException, ConfinementException {
       Visit v = parent.visitedChild(name);
       if (v == null) {
         Found d = parent.plainDir(name);
-        v = files.openDirs().get(files.appId(), d.path(), d.attrs()).visit(startMillis);
+        OpenDir open = d.remembered() ? files.openDirs().getOpen(files.appId(), d.path(), d.attrs()) : null;
+        if (open == null) {
+          if (d.remembered()) {
+            d = parent.plainDirNow(name);
+          }
+          open = files.openDirs().get(files.appId(), d.path(), d.attrs());
+        }
+        v = open.visit(startMillis);
         parent.visitedChild(name, v);
       }
       return v;

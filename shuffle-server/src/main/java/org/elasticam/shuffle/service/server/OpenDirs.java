@@ -38,14 +38,15 @@ import org.elasticam.shuffle.service.apps.DirConfinement;
  * lookup per file (a 20-map fetch looks up 40 files in some 20 directories). Map output is
  * committed by renaming it into place and never rewritten where it lies, and every entry made,
  * removed or renamed moves the directory's modification time on, so an unchanged time says each
- * name still names what it did. Reusing a lookup never opens anything: a remembered name leads
- * only to a file checked and kept when it was found (its owner still checked on the descriptor at
- * every use), so a directory's time set back by hand can only make a fetch serve the file it
- * served before, never a file it did not check.
+ * name still names what it did. A remembered name only confirms what is held open already (a kept
+ * directory, {@link #getOpen}; a kept data file and a cached index, {@link BlockResolver}):
+ * anything to be opened is looked up now. So a directory's time set back by hand can only make a
+ * fetch serve what it served before, never a file or directory it did not check.
  *
- * <p>Bounded ({@code elasticam.shuffle.maxOpenFiles}, least recently used closed first; names remembered at most {@link
- * #REMEMBERED_PER_DIR} per directory on average, past which names are looked up each time); an
- * application's directories close when it stops, a shuffle's when it is removed. Where the
+ * <p>Bounded ({@code elasticam.shuffle.maxOpenFiles}, least recently used closed first; names
+ * remembered at most {@link #REMEMBERED_PER_DIR} per directory on average, past which names are
+ * looked up each time); an application's directories close when it stops, a shuffle's when it is
+ * removed. Where the
  * platform cannot open relative to a directory ({@link SecureDirectoryStream}), files are looked
  * up by path. Thread-safe: the disk threads share it.
  */
@@ -62,8 +63,12 @@ final class OpenDirs implements Closeable {
 
     @Override
     public boolean equals(Object o) {
+      if (!(o instanceof Key)) {
+        return false;
+      }
+      Key k = (Key) o;
       // The same path instance comes back fetch after fetch (remembered by the dir above): equal at once.
-      return o instanceof Key && ((Key) o).appId.equals(appId) && (((Key) o).dir == dir || ((Key) o).dir.equals(dir));
+      return k.appId.equals(appId) && (k.dir == dir || k.dir.equals(dir));
     }
 
     @Override
@@ -253,6 +258,13 @@ final class OpenDirs implements Closeable {
       return f;
     }
 
+    /** As {@link #plainDir}, always looked up now: for a directory about to be opened. */
+    Found plainDirNow(String name) throws IOException, ConfinementException {
+      Found f = lookedUp(name);
+      DirConfinement.requirePlainDir(name, f.attrs());
+      return f;
+    }
+
     /** The visit of the sub-dir {@code name} this fetch made already, if it did. */
     Visit visitedChild(String name) {
       return children == null ? null : children.get(name);
@@ -352,6 +364,15 @@ final class OpenDirs implements Closeable {
     }
     dropped.forEach(OpenDir::close);
     return fresh;
+  }
+
+  /**
+   * The directory {@code dir} of {@code appId} when it is open already as the directory {@code
+   * attrs} names; else {@code null}, and nothing is opened.
+   */
+  synchronized OpenDir getOpen(String appId, Path dir, BasicFileAttributes attrs) {
+    OpenDir d = attrs.fileKey() == null ? null : open.get(new Key(appId, dir));
+    return d != null && d.fileKey.equals(attrs.fileKey()) ? d : null;
   }
 
   /** {@code dir} opened, when what opens is the directory {@code key} names; else by path. */

@@ -2,6 +2,7 @@ package org.elasticam.shuffle.service.server;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -120,6 +121,31 @@ class BlockResolverTest {
     assertEquals(0, kept.size());
     assertArrayEquals(bytes("dd"), fetch(1), "the data file opened anew: both looked up now");
     assertArrayEquals(bytes("cccccccccccc"), fetch(0));
+  }
+
+  /**
+   * A dir's name found before only confirms a dir kept open already. Here the map's dir is no
+   * longer kept open, and was swapped for a link to another user's output with its parent's time
+   * set back by hand: the name is looked up again before anything is opened, and the link refused.
+   */
+  @Test
+  void aDirFoundBeforeIsLookedUpAgainBeforeItIsOpened() throws Exception {
+    MapOutputWriter.writeAll(dirs, 0, 0, List.of(bytes("mine")));
+    FileTime settled = settle(10);
+    assertArrayEquals(bytes("mine"), fetch(0));
+    assertArrayEquals(bytes("mine"), fetch(0));
+
+    Path leaf = ShuffleLayout.dataFile(dirs, 0, 0).getParent();
+    Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
+    MapOutputWriter.writeAll(List.of(elsewhere), 0, 0, List.of(bytes("not yours")));
+    Files.move(leaf, tmp.resolve("moved-away"));
+    Files.createSymbolicLink(leaf, ShuffleLayout.dataFile(List.of(elsewhere), 0, 0).getParent());
+    Files.setLastModifiedTime(leaf.getParent(), settled);
+    openDirs.closeUnder(APP, List.of(leaf));
+    kept.closeApplication(APP);
+
+    RejectedException refused = assertThrows(RejectedException.class, () -> fetch(0));
+    assertEquals(403, refused.rejection().status(), refused.rejection().message());
   }
 
   @Test
