@@ -234,14 +234,12 @@ final class OpenDirs implements Closeable {
      * @throws ConfinementException when it is a link or not a regular file
      */
     Found plainFile(String name) throws IOException, ConfinementException {
-      Found f = found(name);
-      DirConfinement.requirePlainFile(name, f.attrs());
-      return f;
+      return plain(name, found(name), false);
     }
 
     /** The attributes of the regular file {@code name}, always looked up now: for a file about to be opened. */
     BasicFileAttributes plainFileNow(String name) throws IOException, ConfinementException {
-      return DirConfinement.requirePlainFile(name, lookedUp(name).attrs());
+      return plain(name, lookedUp(name), false).attrs();
     }
 
     /**
@@ -253,15 +251,21 @@ final class OpenDirs implements Closeable {
      * @throws ConfinementException when it is a link or not a directory
      */
     Found plainDir(String name) throws IOException, ConfinementException {
-      Found f = found(name);
-      DirConfinement.requirePlainDir(name, f.attrs());
-      return f;
+      return plain(name, found(name), true);
     }
 
     /** As {@link #plainDir}, always looked up now: for a directory about to be opened. */
     Found plainDirNow(String name) throws IOException, ConfinementException {
-      Found f = lookedUp(name);
-      DirConfinement.requirePlainDir(name, f.attrs());
+      return plain(name, lookedUp(name), true);
+    }
+
+    /** {@code f} when {@code name} is a plain directory (or file) in this one, not a link; else the refusal. */
+    private static Found plain(String name, Found f, boolean directory) throws ConfinementException {
+      if (directory) {
+        DirConfinement.requirePlainDir(name, f.attrs());
+      } else {
+        DirConfinement.requirePlainFile(name, f.attrs());
+      }
       return f;
     }
 
