@@ -97,21 +97,33 @@ public final class LoadGeneratorMain {
     }
   }
 
-  /** Per-client counters, each written by its own thread and read after it ended. */
+  /**
+   * Per-client counters, each written by its own thread and read after it ended. Throughput counts
+   * the requests that ended inside the measured window; latency counts those that started inside
+   * it, each followed to its end even after the window closed. A request begun in the warm-up is
+   * the warm-up's: when a cell starts, hundreds of threads are started and connect on the load
+   * generator's one core, and requests caught in that start stall for seconds against any server,
+   * the plain sendfile server too (BENCHMARKS.md, issue 31).
+   */
   private static final class ClientStats {
     long requests;
     long bytes;
     long errors;
     long reconnects;
+    int timed;
     long[] latencies = new long[1024];
     String firstError;
 
-    void record(long nanos, long payload) {
-      if (requests == latencies.length) {
+    void completed(long payload) {
+      requests++;
+      bytes += payload;
+    }
+
+    void timed(long nanos) {
+      if (timed == latencies.length) {
         latencies = Arrays.copyOf(latencies, latencies.length * 2);
       }
-      latencies[(int) requests++] = nanos;
-      bytes += payload;
+      latencies[timed++] = nanos;
     }
   }
 
@@ -151,6 +163,7 @@ public final class LoadGeneratorMain {
     for (long j = 0; phase != STOPPING; j++) {
       Shape.Request r = shape.request(client, j);
       long start = System.nanoTime();
+      boolean startedMeasuring = phase == MEASURING;
       try {
         if (w == null) {
           if (j > 0) {
@@ -165,7 +178,10 @@ public final class LoadGeneratorMain {
           w = null;
         }
         if (phase == MEASURING) {
-          st.record(end - start, f.bytes());
+          st.completed(f.bytes());
+        }
+        if (startedMeasuring) {
+          st.timed(end - start);
         }
       } catch (IOException | RuntimeException e) {
         st.errors++;
@@ -200,11 +216,11 @@ public final class LoadGeneratorMain {
       reconnects += s.reconnects;
       firstError = firstError == null ? s.firstError : firstError;
     }
-    long[] all = new long[(int) requests];
+    long[] all = new long[stats.stream().mapToInt(s -> s.timed).sum()];
     int at = 0;
     for (ClientStats s : stats) {
-      System.arraycopy(s.latencies, 0, all, at, (int) s.requests);
-      at += (int) s.requests;
+      System.arraycopy(s.latencies, 0, all, at, s.timed);
+      at += s.timed;
     }
     Arrays.sort(all);
     return new CellResult.Measured(clients, requests, bytes, windowNs, errors, reconnects, percentile(all, 0.50),

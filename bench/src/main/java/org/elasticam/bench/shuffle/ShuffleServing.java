@@ -105,7 +105,8 @@ public final class ShuffleServing {
     }
     String report = "Server pinned to core " + SERVER_CORE + ", load generator to core " + CLIENT_CORE
         + "; each server JVM first warmed " + plan.jitWarmupMs() + " ms (16, 1, then 64 clients), then per cell warm-up "
-        + plan.warmupMs() + " ms, measured " + plan.measureMs() + " ms. Ours from " + shadedJar().getFileName()
+        + plan.warmupMs() + " ms, measured " + plan.measureMs() + " ms (GiB/s from the requests that ended in it, p99 from"
+        + " those that started in it). Ours from " + shadedJar().getFileName()
         + (plan.oursConf().isEmpty() ? "" : " with " + String.join(", ", plan.oursConf())) + ".\n\n"
         + ResultTable.markdown(cells) + "\n" + ResultTable.ratios(cells) + "\n"
         + String.join("\n", ResultTable.targets(cells, plan.baseline() == null ? Map.of()
