@@ -51,6 +51,7 @@ public final class ExecutorMain {
         ExecutorBackend backend = new ExecutorBackend(args, host, container, secret, Clock.system(), scratch, shuffle)
             .withStartPhases(phases)
             .onRegistered(() -> {
+              StartSlot.release(System.getenv());
               completeClassPathInBackground();
               startupArchive.makeInBackground(who);
             });

@@ -291,6 +291,105 @@ class ContainerCommandTest {
     assertTrue(!noDirs.containsKey("ELASTICAM_STARTUP_ARCHIVE_STATE"), noDirs.toString());
   }
 
+  /**
+   * A container started as the NodeManager would, in a working directory of its own with its tmp/,
+   * the application's first local directory shared with the others: not waited for.
+   */
+  private Process startContainer(String name, String command, Path appDir) throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("containers").resolve(name).resolve("tmp")).getParent();
+    ContainerLaunch.ShellScriptBuilder script = ContainerLaunch.ShellScriptBuilder.create();
+    script.env("LOCAL_DIRS", appDir + "," + tmp.resolve("second local dir"));
+    script.command(List.of(ContainerLaunch.expandEnvironment(command, new org.apache.hadoop.fs.Path(logs()))));
+    ByteArrayOutputStream text = new ByteArrayOutputStream();
+    try (PrintStream out = new PrintStream(text, true, StandardCharsets.UTF_8)) {
+      script.write(out);
+    }
+    Path file = dir.resolve("launch_container.sh");
+    Files.write(file, text.toByteArray());
+    return new ProcessBuilder("bash", file.toString()).directory(dir.toFile())
+        .redirectError(dir.resolve("stderr").toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+  }
+
+  /**
+   * What the JVM would be: writes when it started, "registers" after {@code registerAfter} (a line
+   * into the slot's FIFO, when it has one, opened as the executor opens it: read-write, so that it
+   * never waits for a reader) unless that is empty, and ends {@code thenLive} later.
+   */
+  private String executorLike(int slots, String name, String registerAfter, String thenLive, int exitCode)
+      throws IOException {
+    Path marks = Files.createDirectories(tmp.resolve("marks"));
+    String script = "date +%s%N > '" + marks + "/" + name + ".started'; "
+        + "printf '%s' \"${ELASTICAM_START_SLOT:-none}\" > '" + marks + "/" + name + ".slot'; "
+        + (registerAfter.isEmpty() ? "" : "sleep " + registerAfter + "; date +%s%N > '" + marks + "/" + name
+            + ".registered'; [ -n \"$ELASTICAM_START_SLOT\" ] && echo 1<> \"$ELASTICAM_START_SLOT\"; ")
+        + "sleep " + thenLive + "; date +%s%N > '" + marks + "/" + name + ".ended'; exit " + exitCode;
+    return new ContainerCommand().startSlot(slots).shell("exec").arg("bash").arg("-c").arg(script).build();
+  }
+
+  private long mark(String name, String what) throws IOException {
+    return Long.parseLong(Files.readString(tmp.resolve("marks").resolve(name + "." + what)).trim());
+  }
+
+  /**
+   * Starts the container "first" with {@code firstCommand}, and once its JVM has started, "second"
+   * (which only marks its start), both in one slot; their exit codes.
+   */
+  private int[] firstThenSecond(String firstCommand, Path appDir) throws Exception {
+    Process first = startContainer("first", firstCommand, appDir);
+    return org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () -> {
+      while (!Files.exists(tmp.resolve("marks").resolve("first.started"))) {
+        Thread.sleep(20);
+      }
+      Process second = startContainer("second", executorLike(1, "second", "", "0", 0), appDir);
+      return new int[] {first.waitFor(), second.waitFor()};
+    });
+  }
+
+  @Test
+  void anExecutorWaitsForItsTurnAndGetsItWhenTheOneBeforeRegisteredNotWhenItEnded() throws Exception {
+    Path appDir = Files.createDirectories(tmp.resolve("nm").resolve("appcache").resolve("application_1_0001"));
+    int[] exits = firstThenSecond(executorLike(1, "first", "1.5", "3", 0), appDir);
+    assertEquals(0, exits[0], "the first container");
+    assertEquals(0, exits[1], "the second container");
+    assertTrue(mark("second", "started") >= mark("first", "registered"),
+        "the second started only once the first registered");
+    assertTrue(mark("second", "started") < mark("first", "ended"),
+        "and did not wait for the first to end");
+    String fifo = Files.readString(tmp.resolve("marks").resolve("first.slot"));
+    assertTrue(fifo.endsWith("/containers/first/tmp/start-slot"), fifo);
+  }
+
+  @Test
+  void aSlotComesBackWhenItsExecutorEndsWithoutRegistering() throws Exception {
+    Path appDir = Files.createDirectories(tmp.resolve("nm").resolve("appcache").resolve("application_1_0002"));
+    int[] exits = firstThenSecond(executorLike(1, "first", "", "0.5", 3), appDir);
+    assertEquals(3, exits[0], "the JVM's exit code is the container's");
+    assertEquals(0, exits[1], "the second container ran");
+    assertTrue(mark("second", "started") >= mark("first", "ended"));
+  }
+
+  @Test
+  void asManyAsTheSlotsStartAtOnceAndWithoutALocalDirEveryOneStartsAtOnce() throws Exception {
+    Path appDir = Files.createDirectories(tmp.resolve("nm").resolve("appcache").resolve("application_1_0003"));
+    Process a = startContainer("a", executorLike(2, "a", "3", "0", 0), appDir);
+    Process b = startContainer("b", executorLike(2, "b", "3", "0", 0), appDir);
+    org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () -> {
+      while (!Files.exists(tmp.resolve("marks").resolve("a.started"))
+          || !Files.exists(tmp.resolve("marks").resolve("b.started"))) {
+        Thread.sleep(20);
+      }
+      assertEquals(0, a.waitFor());
+      assertEquals(0, b.waitFor());
+    });
+    assertTrue(mark("b", "started") < mark("a", "registered") && mark("a", "started") < mark("b", "registered"),
+        "two slots: both started before either registered");
+
+    Path missing = tmp.resolve("no such dir");
+    Process alone = startContainer("alone", executorLike(1, "alone", "0", "0", 0), missing);
+    assertEquals(0, alone.waitFor());
+    assertEquals("none", Files.readString(tmp.resolve("marks").resolve("alone.slot")), "started without a slot");
+  }
+
   private static List<String> split(String nulTerminated) throws IOException {
     List<String> out = new ArrayList<>(Arrays.asList(nulTerminated.split("\0", -1)));
     assertEquals("", out.remove(out.size() - 1), "every word ends with a NUL");
