@@ -507,7 +507,7 @@ public final class ApplicationMaster {
         JvmSettings.of(elastic.getOptional(ExecutorKeys.EXTRA_JAVA_OPTIONS).orElse(null),
             elastic.getOptional(ExecutorKeys.EXTRA_CLASS_PATH).orElse(null),
             elastic.getOptional(ExecutorKeys.EXTRA_LIBRARY_PATH).orElse(null)),
-        archive, elastic.get(ExecutorKeys.START_SLOTS_PER_NODE), StartupArchives.classPathAgent(elastic));
+        archive, StartupArchives.classPathAgent(elastic));
   }
 
   /** The elasticam.shuffle.client.* keys of this submission, for executors' fetch clients. */

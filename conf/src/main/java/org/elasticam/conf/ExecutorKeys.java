@@ -88,15 +88,6 @@ public final class ExecutorKeys {
           + " build of the jar, the 3 newest kept.")
       .build();
 
-  public static final ConfigKey<Integer> START_SLOTS_PER_NODE = key(P + "startSlotsPerNode", ValueType.INT)
-      .defaultValue(0)
-      .check(v -> v >= -1, "must be >= -1")
-      .doc("How many of the application's executors start at once on one node; the others wait in their"
-          + " container's launch script until one has registered. 0: as many as the node's processors (nproc);"
-          + " -1: no limit. Starting is CPU-bound: executors that take turns register one after another from the"
-          + " first moment, where all started together on too few cores all register late.")
-      .build();
-
   public static final ConfigKey<Integer> INSTANCES = key(P + "instances", ValueType.INT)
       .check(v -> v >= 0, "must be >= 0")
       .doc("Executors for static allocation; with dynamic allocation, a floor for the initial target.")

@@ -51,7 +51,6 @@ public final class ExecutorMain {
         ExecutorBackend backend = new ExecutorBackend(args, host, container, secret, Clock.system(), scratch, shuffle)
             .withStartPhases(phases)
             .onRegistered(() -> {
-              StartSlot.release(System.getenv());
               completeClassPathInBackground();
               startupArchive.makeInBackground(who);
             });

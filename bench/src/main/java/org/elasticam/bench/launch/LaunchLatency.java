@@ -28,7 +28,7 @@ import org.elasticam.report.events.Event;
  * measured the same way on the same cluster in the same run; and the AM's live heap after 16
  * executors ran 10,000 tasks; for ElasticAM, the AM's own start from the client's submission,
  * beside a minimal managed AM's (the floor of an AM's start), and for N = 1 the same without the
- * jar cache, and for N = 4 and 16 the same without start slots. Not a test: run by hand (see BENCHMARKS.md), never in CI.
+ * jar cache. Not a test: run by hand (see BENCHMARKS.md), never in CI.
  */
 public final class LaunchLatency {
 
@@ -65,11 +65,6 @@ public final class LaunchLatency {
         warmUp(c, work);
         report(n, "ElasticAM executors, the node's start-up archive", runs,
             () -> ours(c, work, n, n, 20_000, true, true).run());
-        if (n > 1) {
-          // What taking turns on a node does: the same, every executor starting at once.
-          report(n, "ElasticAM executors, the node's start-up archive, no start slots (startSlotsPerNode=-1)", runs,
-              () -> ours(c, work, n, n, 20_000, true, true, -1).run());
-        }
         if (n == 1) {
           // What the jar cache saves: the jar uploaded and localized again for every application.
           report(n, "ElasticAM executors, the node's start-up archive, jar uploaded with each application", runs,
@@ -180,12 +175,6 @@ public final class LaunchLatency {
   /** One ElasticAM sleep job of {@code tasks} tasks on {@code n} static executors. */
   private static Ours ours(EmbeddedCluster c, Path work, int n, int tasks, int taskMs, boolean archive,
       boolean jarCache) throws Exception {
-    return ours(c, work, n, tasks, taskMs, archive, jarCache, 0);
-  }
-
-  /** The same with {@code startSlots} executors starting at once on a node (0: its processors, -1: all). */
-  private static Ours ours(EmbeddedCluster c, Path work, int n, int tasks, int taskMs, boolean archive,
-      boolean jarCache, int startSlots) throws Exception {
     Path events = work.resolve("events");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     long submitted = System.currentTimeMillis();
@@ -195,7 +184,6 @@ public final class LaunchLatency {
             "--conf", "elasticam.executor.startupArchive.enabled=" + archive,
             "--conf", "elasticam.yarn.am.startupArchive.enabled=" + archive,
             "--conf", "elasticam.yarn.jarCache.enabled=" + jarCache,
-            "--conf", "elasticam.executor.startSlotsPerNode=" + startSlots,
             "sleep", "--stages", "1", "--tasks", String.valueOf(tasks), "--task-ms", String.valueOf(taskMs)});
     String text = out.toString(StandardCharsets.UTF_8);
     if (code != 0) {

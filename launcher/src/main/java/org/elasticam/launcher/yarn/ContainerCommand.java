@@ -3,7 +3,6 @@ package org.elasticam.launcher.yarn;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.yarn.api.ApplicationConstants;
-import org.elasticam.conf.StartSlotEnv;
 import org.elasticam.conf.StartupArchiveLayout;
 
 /**
@@ -155,36 +154,6 @@ public final class ContainerCommand {
         // The JVM's default, so that the option below is never an empty word.
         + "else s=-Xshare:auto; fi; }";
     words.add(forDoubleQuotes(find));
-    return shell("&&");
-  }
-
-  /**
-   * Before the JVM starts: waits for one of the application's start slots on this node, so that
-   * at most {@code slots} of its executors start at once there ({@code 0}: as many as the node's
-   * processors). Starting is CPU-bound; JVMs that start together on too few cores all finish late,
-   * where taking turns has the first registered at once and the last no later. The slot is a lock
-   * file in the application's first local directory on the node, held by a small keeper process
-   * until the executor says it registered (a line into the FIFO named by
-   * {@link StartSlotEnv#FIFO}) or its JVM ends; a container killed meanwhile takes the keeper with
-   * it. Without {@code flock}, {@code mkfifo} or a local directory the container starts at once.
-   */
-  public ContainerCommand startSlot(int slots) {
-    if (slots < 0) {
-      throw new IllegalArgumentException("start slots must be >= 0: " + slots);
-    }
-    String f = StartSlotEnv.FIFO;
-    String wait = "{ d=${LOCAL_DIRS%%,*}; n=" + (slots == 0 ? "$(nproc 2>/dev/null)" : String.valueOf(slots)) + "; "
-        + "if [ -n \"$d\" ] && [ -d \"$d\" ] && [ -w \"$d\" ] && [ \"$n\" -gt 0 ] 2>/dev/null "
-        + "&& command -v flock >/dev/null 2>&1 && mkfifo \"$PWD/tmp/start-slot\" 2>/dev/null; then "
-        // A free slot if there is one; else wait in the queue of one chosen at random.
-        + "g=; i=0; while [ $i -lt $n ]; do exec 9>>\"$d/.elasticam-start-slot-$i\" && flock -n 9 && { g=1; break; }; "
-        + "i=$((i+1)); done; "
-        + "[ -n \"$g\" ] || { exec 9>>\"$d/.elasticam-start-slot-$((RANDOM % n))\" && flock 9 && g=1; }; "
-        + "if [ -n \"$g\" ]; then " + f + "=\"$PWD/tmp/start-slot\"; export " + f + "; p=$$; "
-        // The keeper: holds fd 9 (the lock) until the executor's line, or the JVM (this shell's pid, once exec'd) ends.
-        + "( exec 8<>\"$" + f + "\"; while kill -0 $p 2>/dev/null; do read -r -t 1 -u 8 _ && break; done ) "
-        + "</dev/null >/dev/null 2>&1 & fi; exec 9>&-; fi; true; }";
-    words.add(forDoubleQuotes(wait));
     return shell("&&");
   }
 

@@ -30,8 +30,6 @@ import org.apache.hadoop.yarn.api.records.LocalResource;
  *     literally; without {@code JAVA_HOME} among them executors run on the node's own Java
  * @param jvm the user's JVM options, classpath and library path for executors
  * @param startupArchive where executors find and leave the node's start-up archive; empty: off
- * @param startSlotsPerNode executors of the application starting at once on a node; 0: the node's processors,
- *     -1: no limit
  * @param startupClassPathJar our jar's name in the container's directory, run as the agent that
  *     holds the cluster's jars back until the executor registered; empty: the whole classpath from
  *     the start
@@ -60,7 +58,6 @@ public record ExecutorLaunchSpec(
     Map<String, String> environment,
     JvmSettings jvm,
     Optional<StartupArchive> startupArchive,
-    int startSlotsPerNode,
     Optional<String> startupClassPathJar) {
 
   public static final String EXECUTOR_MAIN = "org.elasticam.executor.ExecutorMain";
@@ -108,6 +105,6 @@ public record ExecutorLaunchSpec(
     return new ExecutorLaunchSpec(driverHost, driverPort, appId, cores, taskCpus, heapMb, heartbeatInterval,
         heartbeatTimeout, localResources, applicationClasspath, newTokens, serviceData, userJar, shuffleService,
         readLocalShuffleDirectly, shuffleClientConf, driverEndpointFile, reregisterTimeout, controlPlaneTls,
-        okHttpControlPlane, environment, jvm, startupArchive, startSlotsPerNode, startupClassPathJar);
+        okHttpControlPlane, environment, jvm, startupArchive, startupClassPathJar);
   }
 }

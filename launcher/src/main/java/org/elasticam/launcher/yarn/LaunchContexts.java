@@ -71,9 +71,6 @@ public final class LaunchContexts {
         .requireJava(ExecutorLaunchSpec.MIN_JAVA, ExitStatus.JAVA_TOO_OLD, "an executor container",
             ExecutorLaunchSpec.EXECUTOR_JAVA_HOME_KEY, ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stderr");
     spec.startupArchive().ifPresent(c::startupArchive);
-    if (spec.startSlotsPerNode() >= 0) {
-      c.startSlot(spec.startSlotsPerNode());
-    }
     c.shell("exec")
         .expanded(Environment.JAVA_HOME.$$() + "/bin/java")
         .arg("-Xmx" + spec.heapMb() + "m")

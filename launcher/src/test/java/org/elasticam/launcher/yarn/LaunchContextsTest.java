@@ -20,7 +20,7 @@ class LaunchContextsTest {
         Duration.ofSeconds(60), Map.of(), List.of("/opt/hadoop/*", "/opt/hadoop/lib/*"), null, serviceData, userJar,
         serviceData.isEmpty() ? Optional.empty() : Optional.of("elasticam_shuffle"), true, Map.of(),
         Optional.empty(), Duration.ofSeconds(60), false, true, Map.of(), JvmSettings.NONE, Optional.empty(),
-        -1, Optional.empty());
+        Optional.empty());
   }
 
   @Test
@@ -83,26 +83,10 @@ class LaunchContextsTest {
         base.applicationClasspath(), null, base.serviceData(), base.userJar(), base.shuffleService(),
         base.readLocalShuffleDirectly(), base.shuffleClientConf(), base.driverEndpointFile(), base.reregisterTimeout(),
         false, base.okHttpControlPlane(), Map.of(), JvmSettings.NONE,
-        Optional.of(new StartupArchive(Optional.empty(), "0123456789abcdef", "__elasticam__.jar")), -1, Optional.empty());
+        Optional.of(new StartupArchive(Optional.empty(), "0123456789abcdef", "__elasticam__.jar")), Optional.empty());
     String cmd = LaunchContexts.command(with, new ExecutorId(1));
     assertTrue(cmd.indexOf("ELASTICAM_STARTUP_ARCHIVE") < cmd.indexOf("&& exec "), cmd);
     assertTrue(cmd.contains("-XX:+ExitOnOutOfMemoryError \\\"\\$s\\\" "), "the option the script chose: " + cmd);
-  }
-
-  @Test
-  void executorsWaitForAStartSlotOnTheNodeAfterChoosingTheirArchiveUnlessThereIsNoLimit() {
-    ExecutorLaunchSpec base = spec(Optional.empty(), Map.of());
-    ExecutorLaunchSpec with = new ExecutorLaunchSpec(base.driverHost(), base.driverPort(), base.appId(), base.cores(),
-        base.taskCpus(), base.heapMb(), base.heartbeatInterval(), base.heartbeatTimeout(), base.localResources(),
-        base.applicationClasspath(), null, base.serviceData(), base.userJar(), base.shuffleService(),
-        base.readLocalShuffleDirectly(), base.shuffleClientConf(), base.driverEndpointFile(), base.reregisterTimeout(),
-        false, base.okHttpControlPlane(), Map.of(), JvmSettings.NONE,
-        Optional.of(new StartupArchive(Optional.empty(), "0123456789abcdef", "__elasticam__.jar")), 0, Optional.empty());
-    String cmd = LaunchContexts.command(with, new ExecutorId(1));
-    int slot = cmd.indexOf("elasticam-start-slot");
-    assertTrue(cmd.indexOf("ELASTICAM_STARTUP_ARCHIVE") < slot && slot < cmd.indexOf("&& exec "), cmd);
-    assertTrue(cmd.contains("n=\\$(nproc 2>/dev/null)"), "0: the node's processors: " + cmd);
-    assertTrue(!LaunchContexts.command(base, new ExecutorId(1)).contains("start-slot"), "-1: no wait");
   }
 
   @Test
@@ -114,7 +98,7 @@ class LaunchContextsTest {
         null, base.serviceData(), base.userJar(), base.shuffleService(), base.readLocalShuffleDirectly(),
         base.shuffleClientConf(), base.driverEndpointFile(), base.reregisterTimeout(), false,
         base.okHttpControlPlane(), Map.of("CLASSPATH", "/opt/user/conf:/opt/user/lib.jar"), JvmSettings.NONE,
-        Optional.empty(), -1, Optional.of("__elasticam__.jar"));
+        Optional.empty(), Optional.of("__elasticam__.jar"));
     Map<String, String> env = LaunchContexts.environment(with);
     assertEquals("{{PWD}}<CPS>{{PWD}}/*<CPS>{{HADOOP_CONF_DIR}}<CPS>{{HADOOP_COMMON_HOME}}/share/hadoop/common/*"
         + "<CPS>/opt/x/one.jar<CPS>/opt/y/Two.JAR<CPS>/opt/user/conf:/opt/user/lib.jar",
@@ -140,7 +124,7 @@ class LaunchContextsTest {
         Optional.of("hdfs://nn:8020/user/u/.elasticam/staging/application_1_0001/am-endpoint"), Duration.ofSeconds(45),
         true, true, Map.of("JAVA_HOME", "/opt/jdk 17", "TZ", "UTC"),
         JvmSettings.of("-XX:+UseSerialGC '-Dgreeting=hello world' -Xlog:gc:file=<LOG_DIR>/gc-{{EXECUTOR_ID}}.log",
-            "/opt/extra/lib/*:/opt/conf", "/opt/native"), Optional.empty(), -1, Optional.empty());
+            "/opt/extra/lib/*:/opt/conf", "/opt/native"), Optional.empty(), Optional.empty());
     String cmd = LaunchContexts.command(spec, new ExecutorId(3));
     assertTrue(cmd.contains(" --shuffle-service elasticam_shuffle --shuffle-local-read fetch --shuffle-client-conf"
         + " elasticam.shuffle.client.maxBytesInFlight=64m,elasticam.shuffle.client.maxRetries=5 "), cmd);
