@@ -26,7 +26,9 @@ import org.elasticam.time.Clock;
  * one {@code RESULT} line; the server's CPU time and peak RSS are read from /proc at the measured
  * window's edges.
  *
- * <p>Arguments: {@code <ours|hadoop|sendfile> <port> <work dir> <shape> <server pid>}.
+ * <p>Arguments: {@code <ours|hadoop|sendfile> <port> <work dir> <shape> <server pid> [<receive buffer>]}: each
+ * connection's socket receive buffer in bytes, fixed before it connects; 0 or absent leaves it to
+ * the kernel's auto-tuning.
  */
 public final class LoadGeneratorMain {
 
@@ -38,10 +40,12 @@ public final class LoadGeneratorMain {
   private final Shape shape;
   private final int port;
   private final long serverPid;
+  private final int receiveBuffer;
   private volatile int phase;
   private final AtomicInteger errorsLogged = new AtomicInteger();
 
-  private LoadGeneratorMain(Protocols.Protocol protocol, Shape shape, int port, long serverPid) {
+  private LoadGeneratorMain(Protocols.Protocol protocol, Shape shape, int port, long serverPid, int receiveBuffer) {
+    this.receiveBuffer = receiveBuffer;
     this.protocol = protocol;
     this.shape = shape;
     this.port = port;
@@ -63,7 +67,9 @@ public final class LoadGeneratorMain {
     if (kind == ServerKind.OURS) {
       registerAndCheck(work, shape, port, key, crcs);
     }
-    LoadGeneratorMain g = new LoadGeneratorMain(Protocols.of(kind, shape, crcs, port, key), shape, port, pid);
+    int receiveBuffer = args.length > 5 ? Integer.parseInt(args[5]) : 0;
+    LoadGeneratorMain g = new LoadGeneratorMain(Protocols.of(kind, shape, crcs, port, key), shape, port, pid,
+        receiveBuffer);
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     for (String line; (line = in.readLine()) != null; ) {
       String[] f = line.trim().split(" ");
@@ -169,7 +175,7 @@ public final class LoadGeneratorMain {
           if (j > 0) {
             st.reconnects++;
           }
-          w = Wire.open(port);
+          w = Wire.open(port, receiveBuffer);
         }
         Protocols.Fetched f = protocol.fetch(w, r);
         long end = System.nanoTime();

@@ -32,6 +32,7 @@ import org.elasticam.shuffle.protocol.RequestSigner;
  *          | servers ours,hadoop,sendfile | jit-warmup-ms 20000 | warmup-ms 3000 | measure-ms 6000
  *          | work target/shuffle-serving | baseline &lt;an earlier run's shuffle-serving.csv&gt;
  *          | ours-conf elasticam.shuffle.KEY=VALUE[,...] (our service's yarn-site settings)
+ *          | client-rcvbuf &lt;bytes&gt; (each client socket's receive buffer, fixed; default: auto-tuned)
  * </pre>
  *
  * <p>With {@code baseline}, the CPU target compares ours' CPU seconds per GiB, cell by cell, with
@@ -46,7 +47,7 @@ public final class ShuffleServing {
 
   /** What to run. */
   record Plan(List<Shape> shapes, List<Integer> clients, List<ServerKind> servers, long jitWarmupMs, long warmupMs,
-      long measureMs, Path work, Path baseline, List<String> oursConf) {
+      long measureMs, Path work, Path baseline, List<String> oursConf, int clientReceiveBuffer) {
 
     static Plan parse(String[] args) {
       List<Shape> shapes = List.of(Shape.KIB_4, Shape.KIB_64, Shape.MIB_1, Shape.MIB_16);
@@ -58,6 +59,7 @@ public final class ShuffleServing {
       Path work = Path.of("target", "shuffle-serving");
       Path baseline = null;
       List<String> oursConf = List.of();
+      int clientReceiveBuffer = 0;
       for (int i = 0; i < args.length; i++) {
         switch (args[i].replaceFirst("^-+", "")) {
           case "quick" -> {
@@ -76,11 +78,13 @@ public final class ShuffleServing {
           case "work" -> work = Path.of(args[++i]);
           case "baseline" -> baseline = Path.of(args[++i]);
           case "ours-conf" -> oursConf = List.of(args[++i].split(","));
+          case "client-rcvbuf" -> clientReceiveBuffer = Integer.parseInt(args[++i]);
           case "" -> { }
           default -> throw new IllegalArgumentException("unknown option " + args[i]);
         }
       }
-      return new Plan(shapes, clients, servers, jitWarmup, warmup, measure, work.toAbsolutePath(), baseline, oursConf);
+      return new Plan(shapes, clients, servers, jitWarmup, warmup, measure, work.toAbsolutePath(), baseline, oursConf,
+          clientReceiveBuffer);
     }
   }
 
@@ -106,7 +110,8 @@ public final class ShuffleServing {
     String report = "Server pinned to core " + SERVER_CORE + ", load generator to core " + CLIENT_CORE
         + "; each server JVM first warmed " + plan.jitWarmupMs() + " ms (16, 1, then 64 clients), then per cell warm-up "
         + plan.warmupMs() + " ms, measured " + plan.measureMs() + " ms (GiB/s from the requests that ended in it, p99 from"
-        + " those that started in it). Ours from " + shadedJar().getFileName()
+        + " those that started in it" + (plan.clientReceiveBuffer() > 0 ? "; each client's socket receive buffer fixed at "
+        + plan.clientReceiveBuffer() + " bytes" : "") + "). Ours from " + shadedJar().getFileName()
         + (plan.oursConf().isEmpty() ? "" : " with " + String.join(", ", plan.oursConf())) + ".\n\n"
         + ResultTable.markdown(cells) + "\n" + ResultTable.ratios(cells) + "\n"
         + String.join("\n", ResultTable.targets(cells, plan.baseline() == null ? Map.of()
@@ -141,7 +146,7 @@ public final class ShuffleServing {
       String port = portLine.substring(5).trim();
       Process gen = start(CLIENT_CORE, System.getProperty("java.class.path"), LoadGeneratorMain.class,
           logs.resolve(name + "-client.log"), kind.key(), port, plan.work().toString(), s.key(),
-          Long.toString(server.pid()));
+          Long.toString(server.pid()), Integer.toString(plan.clientReceiveBuffer()));
       try (OutputStream cmd = gen.getOutputStream()) {
         BufferedReader results = reader(gen);
         // A fresh JVM's first seconds are JIT compilation on the server's only core: run them off the

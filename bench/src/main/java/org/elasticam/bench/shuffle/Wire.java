@@ -36,9 +36,13 @@ final class Wire extends InputStream implements Closeable {
     this.out = socket.getOutputStream();
   }
 
-  static Wire open(int port) throws IOException {
+  /** A connection whose socket receive buffer is fixed at {@code receiveBuffer} bytes (0: the kernel's auto-tuning). */
+  static Wire open(int port, int receiveBuffer) throws IOException {
     Socket s = new Socket();
     try {
+      if (receiveBuffer > 0) {
+        s.setReceiveBufferSize(receiveBuffer); // before connecting, so that the window scale allows it
+      }
       s.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
       s.setTcpNoDelay(true);
       s.setSoTimeout(120_000);
