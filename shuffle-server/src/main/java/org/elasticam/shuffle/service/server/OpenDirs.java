@@ -339,13 +339,11 @@ final class OpenDirs implements Closeable {
     if (key == null || max == 0) {
       return OpenDir.byPath(dir);
     }
-    Key k = new Key(appId, dir);
-    synchronized (this) {
-      OpenDir d = open.get(k);
-      if (d != null && d.fileKey.equals(key)) {
-        return d;
-      }
+    OpenDir d = getOpen(appId, dir, attrs);
+    if (d != null) {
+      return d;
     }
+    Key k = new Key(appId, dir);
     OpenDir fresh = openAs(dir, key, remembered, max * REMEMBERED_PER_DIR);
     if (!fresh.isOpen()) {
       return fresh;
