@@ -72,6 +72,45 @@ class HdfsStagingIT {
   }
 
   /**
+   * A later AM attempt goes on writing the log an attempt killed mid-run left open, on a cluster
+   * with fewer datanodes than the file's replication (one, against HDFS's default of three): HDFS's
+   * client would refuse the append for want of a datanode to add, and the log would be abandoned.
+   */
+  @Test
+  void aLaterAttemptWritesOnInTheEventLogOfAKilledOneOnASmallCluster() throws Exception {
+    Configuration conf = it.conf();
+    assertTrue(dfs.getDataNodes().size() < conf.getInt("dfs.replication", 3), "fewer datanodes than replicas");
+    org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path("/user/it/takeover");
+    String app = "application_1_0042";
+    // The first attempt's client stays open, holding the file's lease, as a killed AM's did.
+    FileSystem firstClient = FileSystem.newInstance(FileSystem.getDefaultUri(conf), conf);
+    org.elasticam.am.events.EventLog first = org.elasticam.am.events.EventLog.create(firstClient, dir, app,
+        org.elasticam.time.Clock.system());
+    first.write(org.elasticam.report.events.Event.APP_START, org.elasticam.report.events.EventFields.ATTEMPT, 1);
+    try (org.elasticam.am.events.EventLog second = org.elasticam.am.events.EventLog.continueOrCreate(
+        FileSystem.get(conf), dir, app, org.elasticam.time.Clock.system())) {
+      for (int i = 0; i < 3; i++) {
+        second.write(org.elasticam.report.events.Event.APP_START, org.elasticam.report.events.EventFields.ATTEMPT, 2);
+      }
+    }
+    List<String> lines;
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(
+        FileSystem.get(conf).open(new org.apache.hadoop.fs.Path(dir, app + ".jsonl")), StandardCharsets.UTF_8))) {
+      lines = r.lines().toList();
+    }
+    assertEquals(4, lines.size(), lines.toString());
+    assertTrue(lines.get(0).contains("\"attempt\":1"), lines.get(0));
+    for (String l : lines.subList(1, 4)) {
+      assertTrue(l.contains("\"attempt\":2"), l);
+    }
+    try {
+      firstClient.close();
+    } catch (java.io.IOException e) {
+      // Its lease was taken over: closing its stream fails, as it would have for the killed AM.
+    }
+  }
+
+  /**
    * Our jar goes to HDFS once per build and reaches the NodeManager once: the second application's
    * AM and executor get the copy the first one's localized (PRIVATE, in the user's file cache), and
    * the file on HDFS keeps the time the first submission saw.

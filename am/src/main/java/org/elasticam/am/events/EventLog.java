@@ -33,25 +33,75 @@ public final class EventLog implements EventWriter, AutoCloseable {
   public static final int RETAINED_LINES = 100_000;
   private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 
+  /**
+   * HDFS's client refuses to go on writing a block whose pipeline has fewer datanodes than the
+   * file's replication when it cannot add one (policy DEFAULT, for appended and flushed blocks).
+   * On a cluster with fewer live datanodes than that, every append of a later attempt failed so,
+   * and the log was abandoned at its first line. A log on fewer replicas beats a lost one.
+   */
+  static final String KEEP_WRITING_ON_FEWER_REPLICAS = "dfs.client.block.write.replace-datanode-on-failure.best-effort";
+
   private final Path path;
   private final OutputStream out;
+  /** The file system opened for this log alone, closed with it; null when it writes through a shared one. */
+  private final FileSystem own;
   private final Clock clock;
   private final List<String> retained = new ArrayList<>();
   private boolean broken;
 
-  private EventLog(Path path, OutputStream out, Clock clock) {
+  private EventLog(Path path, OutputStream out, FileSystem own, Clock clock) {
     this.path = path;
     this.out = out;
+    this.own = own;
     this.clock = clock;
   }
 
   /** Creates {@code <dir>/<applicationId>.jsonl}; on the local file system, without checksum files. */
   public static EventLog create(FileSystem fs, Path dir, String applicationId, Clock clock) throws IOException {
-    FileSystem target = fs instanceof LocalFileSystem local ? local.getRawFileSystem() : fs;
-    Path qualified = target.makeQualified(dir);
-    target.mkdirs(qualified, new FsPermission((short) 0750));
-    Path file = new Path(qualified, applicationId + ".jsonl");
-    return new EventLog(file, target.create(file, false), clock);
+    FileSystem target = writer(fs);
+    try {
+      Path qualified = target.makeQualified(dir);
+      target.mkdirs(qualified, new FsPermission((short) 0750));
+      Path file = new Path(qualified, applicationId + ".jsonl");
+      return new EventLog(file, target.create(file, false), owned(fs, target), clock);
+    } catch (IOException | RuntimeException e) {
+      closeOwn(fs, target);
+      throw e;
+    }
+  }
+
+  /**
+   * Where the log is written: the raw local file system (no checksum files), or a client of the
+   * log's own that keeps writing when a replica is lost and none can replace it.
+   */
+  private static FileSystem writer(FileSystem fs) throws IOException {
+    if (fs instanceof LocalFileSystem local) {
+      return local.getRawFileSystem();
+    }
+    if (fs.getConf().getBoolean(KEEP_WRITING_ON_FEWER_REPLICAS, false)) {
+      return fs;
+    }
+    org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration(fs.getConf());
+    conf.setBoolean(KEEP_WRITING_ON_FEWER_REPLICAS, true);
+    return FileSystem.newInstance(fs.getUri(), conf);
+  }
+
+  private static FileSystem owned(FileSystem given, FileSystem target) {
+    return target == given || given instanceof LocalFileSystem ? null : target;
+  }
+
+  private static void closeOwn(FileSystem given, FileSystem target) {
+    closeFileSystem(owned(given, target));
+  }
+
+  private static void closeFileSystem(FileSystem own) {
+    if (own != null) {
+      try {
+        own.close();
+      } catch (IOException e) {
+        LOG.debug("Closing the event log's file system failed", e);
+      }
+    }
   }
 
   /**
@@ -61,25 +111,31 @@ public final class EventLog implements EventWriter, AutoCloseable {
    */
   public static EventLog continueOrCreate(FileSystem fs, Path dir, String applicationId, Clock clock)
       throws IOException {
-    FileSystem target = fs instanceof LocalFileSystem local ? local.getRawFileSystem() : fs;
-    Path file = new Path(target.makeQualified(dir), applicationId + ".jsonl");
-    if (!target.exists(file)) {
-      return create(fs, dir, applicationId, clock);
-    }
-    takeOverLease(target, file, clock);
-    long len = target.getFileStatus(file).getLen();
-    boolean partial = false;
-    if (len > 0) {
-      try (org.apache.hadoop.fs.FSDataInputStream in = target.open(file)) {
-        in.seek(len - 1);
-        partial = in.read() != '\n';
+    FileSystem target = writer(fs);
+    try {
+      Path file = new Path(target.makeQualified(dir), applicationId + ".jsonl");
+      if (!target.exists(file)) {
+        closeOwn(fs, target);
+        return create(fs, dir, applicationId, clock);
       }
+      takeOverLease(target, file, clock);
+      long len = target.getFileStatus(file).getLen();
+      boolean partial = false;
+      if (len > 0) {
+        try (org.apache.hadoop.fs.FSDataInputStream in = target.open(file)) {
+          in.seek(len - 1);
+          partial = in.read() != '\n';
+        }
+      }
+      OutputStream out = target.append(file);
+      if (partial) {
+        out.write('\n');
+      }
+      return new EventLog(file, out, owned(fs, target), clock);
+    } catch (IOException | RuntimeException e) {
+      closeOwn(fs, target);
+      throw e;
     }
-    OutputStream out = target.append(file);
-    if (partial) {
-      out.write('\n');
-    }
-    return new EventLog(file, out, clock);
   }
 
   /**
@@ -127,7 +183,7 @@ public final class EventLog implements EventWriter, AutoCloseable {
 
   /** A log that writes nowhere, when none could be opened. */
   public static EventLog discarding(Clock clock) {
-    return new EventLog(null, OutputStream.nullOutputStream(), clock);
+    return new EventLog(null, OutputStream.nullOutputStream(), null, clock);
   }
 
   public Path path() {
@@ -189,5 +245,6 @@ public final class EventLog implements EventWriter, AutoCloseable {
     } catch (IOException e) {
       LOG.warn("Closing the event log {} failed: {}", path, e.toString());
     }
+    closeFileSystem(own);
   }
 }
