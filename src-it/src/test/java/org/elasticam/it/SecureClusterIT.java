@@ -65,8 +65,9 @@ class SecureClusterIT {
   private static final Duration TOKEN_RENEW_INTERVAL = Duration.ofSeconds(15);
   private static final Duration TOKEN_MAX_LIFETIME = Duration.ofSeconds(40);
   /**
-   * The last test's stream: the AM is killed at +45 s, and attempt 2 picks up with the batch then
-   * due; 65 leave it about ten batches to run on tokens it obtained itself.
+   * The last test's stream: the AM is killed at +45 s; attempt 2 goes on after the last batch the
+   * journal records, runs the delayed ones back to back, and with 65 has about ten more at the
+   * stream's own pace, all on tokens it obtained itself.
    */
   private static final int RESTART_BATCHES = 65;
   private static final Path HOME = new Path("/user/" + SecureHdfs.USER);
