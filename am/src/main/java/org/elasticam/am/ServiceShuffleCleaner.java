@@ -16,12 +16,18 @@ import org.slf4j.LoggerFactory;
  * Asks each server of a shuffle (a node's service or an executor's own server) to delete its
  * files, with the application's shuffle key, off the event loop. A server that cannot be reached
  * keeps the files until the application ends and the NodeManager removes its directories.
+ *
+ * <p>The last stage's shuffle is deleted as the job ends, while its executors are released: a
+ * removal still failing or waiting to retry when the application ends is left to that end, with
+ * no warning, as that end removes the files anyway.
  */
 final class ServiceShuffleCleaner implements ShuffleCleaner, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ServiceShuffleCleaner.class);
 
   private final ShuffleClient client;
+  /** Set when the application ends: a removal that fails from then on is not worth a warning. */
+  private volatile boolean ending;
   private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
     Thread t = new Thread(r, "shuffle-cleaner");
     t.setDaemon(true);
@@ -39,8 +45,13 @@ final class ServiceShuffleCleaner implements ShuffleCleaner, AutoCloseable {
         try {
           client.removeShuffle(ServiceAddress.plain(s.host(), s.port()), shuffleId);
         } catch (IOException | RuntimeException e) {
-          LOG.warn("Could not delete shuffle {} at {}:{} (its files stay until the application ends): {}", shuffleId,
-              s.host(), s.port(), e.toString());
+          if (ending) {
+            LOG.debug("Shuffle {} at {}:{} is left to the application's end: {}", shuffleId, s.host(), s.port(),
+                e.toString());
+          } else {
+            LOG.warn("Could not delete shuffle {} at {}:{} (its files stay until the application ends): {}",
+                shuffleId, s.host(), s.port(), e.toString());
+          }
         }
       }
     });
@@ -48,6 +59,7 @@ final class ServiceShuffleCleaner implements ShuffleCleaner, AutoCloseable {
 
   @Override
   public void close() {
+    ending = true;
     thread.shutdownNow();
     client.close();
   }
