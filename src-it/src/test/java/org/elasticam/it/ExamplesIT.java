@@ -317,13 +317,16 @@ class ExamplesIT {
    * whose removal races with the executors' release, is left to the application's end quietly.
    */
   private static void quietEnd(ApplicationId id) throws IOException {
+    int read = 0;
     for (Path f : it.appLogFiles(id)) {
       if (f.getFileName().toString().equals("am.log")) {
         List<String> warned = Files.readAllLines(f).stream()
             .filter(l -> l.contains(" WARN ") && l.contains("ServiceShuffleCleaner")).toList();
         assertTrue(warned.isEmpty(), String.join("\n", warned));
+        read++;
       }
     }
+    assertEquals(1, read, "the AM's log of " + id);
   }
 
   private static void assertInByteOrder(List<byte[]> keys) {
