@@ -60,14 +60,19 @@ public final class EventLog implements EventWriter, AutoCloseable {
   public static EventLog create(FileSystem fs, Path dir, String applicationId, Clock clock) throws IOException {
     FileSystem target = writer(fs);
     try {
-      Path qualified = target.makeQualified(dir);
-      target.mkdirs(qualified, new FsPermission((short) 0750));
-      Path file = new Path(qualified, applicationId + ".jsonl");
-      return new EventLog(file, target.create(file, false), owned(fs, target), clock);
+      return create(fs, target, dir, applicationId, clock);
     } catch (IOException | RuntimeException e) {
       closeOwn(fs, target);
       throw e;
     }
+  }
+
+  private static EventLog create(FileSystem given, FileSystem target, Path dir, String applicationId, Clock clock)
+      throws IOException {
+    Path qualified = target.makeQualified(dir);
+    target.mkdirs(qualified, new FsPermission((short) 0750));
+    Path file = new Path(qualified, applicationId + ".jsonl");
+    return new EventLog(file, target.create(file, false), owned(given, target), clock);
   }
 
   /**
@@ -115,8 +120,7 @@ public final class EventLog implements EventWriter, AutoCloseable {
     try {
       Path file = new Path(target.makeQualified(dir), applicationId + ".jsonl");
       if (!target.exists(file)) {
-        closeOwn(fs, target);
-        return create(fs, dir, applicationId, clock);
+        return create(fs, target, dir, applicationId, clock);
       }
       takeOverLease(target, file, clock);
       long len = target.getFileStatus(file).getLen();
