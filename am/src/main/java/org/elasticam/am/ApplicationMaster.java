@@ -343,7 +343,7 @@ public final class ApplicationMaster {
     // The AM's start is over once its first executor registered: the classes it loaded by then are
     // what the next AM here would load from its archive.
     YarnAllocatorPort port = new YarnAllocatorPort(allocator, () -> hb[0].wakeUp(),
-        () -> startupArchive.makeInBackground("The AM"));
+        () -> startupArchive.makeAfterExecutorsInBackground("The AM"));
     org.elasticam.allocator.dynamic.AllocationPolicy policy = elastic.dynamicAllocationEnabled()
         ? org.elasticam.allocator.dynamic.AllocationPolicies.create(
             elastic.get(org.elasticam.conf.DynamicAllocationKeys.POLICY).name(),

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
@@ -73,6 +74,8 @@ public final class NodeStartupArchive {
    */
   static final Duration BUSY_RETRY = Duration.ofSeconds(2);
   static final int BUSY_TRIES = 30;
+  /** Half the busy window: the AM's dump still has the other half to wait for an executor's to end. */
+  static final Duration YIELD_TO_EXECUTORS = Duration.ofSeconds(30);
 
   /** A lock this old is taken over whoever holds it: longer than any dump ({@link #DUMP_TIMEOUT}). */
   static final Duration STALE_LOCK = Duration.ofMinutes(5);
@@ -87,12 +90,18 @@ public final class NodeStartupArchive {
   private final Path sourceJar;
   private final Path ownClassList;
   private final Path javaCommand;
+  /**
+   * When the archive this JVM refused was written: every executor that started from a broken
+   * archive would make it again, in turn, and the later ones would throw away what the first made.
+   */
+  private final FileTime refusedArchiveTime;
 
   /** Lock files' ages are read against it (their mtimes are wall-clock time, as the system clock's). */
   private final Clock clock = Clock.system();
 
   NodeStartupArchive(StartupArchiveLayout.Role role, State state, Path dir, Path sourceJar, Path ownClassList,
-      Path java) {
+      Path java, FileTime refusedArchiveTime) {
+    this.refusedArchiveTime = refusedArchiveTime;
     this.role = role;
     this.state = state;
     this.dir = dir;
@@ -119,9 +128,18 @@ public final class NodeStartupArchive {
     } else {
       state = State.ABSENT;
     }
-    return new NodeStartupArchive(role, state, state == State.OFF ? null : Path.of(dir).normalize(),
-        source == null ? null : Path.of(source), tmpDir.resolve(role.ownClassList),
-        javaHome.resolve("bin").resolve("java"));
+    Path d = state == State.OFF ? null : Path.of(dir).normalize();
+    return new NodeStartupArchive(role, state, d, source == null ? null : Path.of(source),
+        tmpDir.resolve(role.ownClassList), javaHome.resolve("bin").resolve("java"),
+        state == State.REFUSED ? modifiedOrNull(d.resolve(role.archive)) : null);
+  }
+
+  private static FileTime modifiedOrNull(Path p) {
+    try {
+      return Files.getLastModifiedTime(p);
+    } catch (IOException e) {
+      return null;
+    }
   }
 
   /** How this JVM, started as {@code role}, stands with its archive. */
@@ -157,18 +175,33 @@ public final class NodeStartupArchive {
 
   /** Once this JVM's start is over: makes the archive on a daemon thread when this JVM started without one. */
   public void makeInBackground(String who) {
+    makeInBackground(who, false);
+  }
+
+  /**
+   * As {@link #makeInBackground(String)}, but after the executors' archive of this build, waiting
+   * up to {@link #YIELD_TO_EXECUTORS} for it: the AM's dump and the executors' start when the first
+   * executor registers, only one runs at a time, and the executors' is worth more (an application
+   * starts one AM and many executors), so in a short first application it is the one that gets made.
+   */
+  public void makeAfterExecutorsInBackground(String who) {
+    makeInBackground(who, true);
+  }
+
+  private void makeInBackground(String who, boolean afterExecutors) {
     if (state != State.ABSENT && state != State.REFUSED) {
       return;
     }
     Thread t = new Thread(() -> {
-      Outcome o = make();
+      long yieldUntil = afterExecutors ? clock.nowMs() + YIELD_TO_EXECUTORS.toMillis() : 0;
+      Outcome o = make(yieldUntil);
       for (int tries = 1; o.busy() && tries < BUSY_TRIES; tries++) {
         try {
           clock.sleep(BUSY_RETRY.toMillis());
         } catch (InterruptedException e) {
           return;
         }
-        o = make();
+        o = make(yieldUntil);
       }
       if (o.written()) {
         LOG.info("{} made this node's start-up archive {} ({}): {} that start here from now on"
@@ -184,6 +217,14 @@ public final class NodeStartupArchive {
 
   /** Makes the archive unless another executor is at it or already made it; never throws. */
   Outcome make() {
+    return make(0);
+  }
+
+  /**
+   * @param yieldUntil until this wall-clock time, waits (as busy) while the executors' archive in
+   *     the same directory is missing
+   */
+  Outcome make(long yieldUntil) {
     try {
       Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     } catch (IOException | UnsupportedOperationException e) {
@@ -192,6 +233,10 @@ public final class NodeStartupArchive {
     String notOurs = notOurs(dir);
     if (notOurs != null) {
       return new Outcome(false, notOurs);
+    }
+    if (clock.nowMs() < yieldUntil
+        && !Files.exists(dir.resolve(StartupArchiveLayout.Role.EXECUTOR.archive))) {
+      return new Outcome(false, "the executors' archive of this build is not made yet; it goes first", true);
     }
     Path lock = dir.resolve(LOCK);
     try {
@@ -296,7 +341,8 @@ public final class NodeStartupArchive {
     Path archive = archive();
     Path jar = dir.resolve(StartupArchiveLayout.JAR);
     Path classList = dir.resolve(role.classList);
-    if (state == State.ABSENT && Files.exists(archive)) {
+    if (Files.exists(archive) && (state == State.ABSENT
+        || !Files.getLastModifiedTime(archive).equals(refusedArchiveTime))) {
       return new Outcome(false, "another JVM made it since this one started");
     }
     long t0 = clock.nowMs();

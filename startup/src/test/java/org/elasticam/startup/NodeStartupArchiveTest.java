@@ -135,6 +135,26 @@ class NodeStartupArchiveTest {
   }
 
   @Test
+  void theAmsArchiveWaitsForTheExecutorsUntilItsYieldEnds() throws Exception {
+    Path amList = container.resolve("tmp").resolve(StartupArchiveLayout.Role.AM.ownClassList);
+    run("-XX:DumpLoadedClassList=" + amList, "-cp", sourceJar.toString(), PROBE);
+    NodeStartupArchive am = archive(StartupArchiveLayout.Role.AM, "b1", StartupArchiveLayout.ABSENT, "");
+    long later = System.currentTimeMillis() + 60_000;
+    NodeStartupArchive.Outcome waits = am.make(later);
+    assertTrue(waits.busy(), waits.detail());
+    assertFalse(Files.exists(base.resolve("b1").resolve(StartupArchiveLayout.Role.AM.archive)));
+
+    assertTrue(archive("b1", StartupArchiveLayout.ABSENT, "").make().written());
+    NodeStartupArchive.Outcome made = am.make(later);
+    assertTrue(made.written(), "once the executors' is there: " + made.detail());
+
+    Files.delete(base.resolve("b1").resolve(StartupArchiveLayout.Role.AM.archive));
+    Files.delete(base.resolve("b1").resolve(StartupArchiveLayout.Role.EXECUTOR.archive));
+    NodeStartupArchive.Outcome alone = am.make(System.currentTimeMillis() - 1);
+    assertTrue(alone.written(), "and without it once the wait is over: " + alone.detail());
+  }
+
+  @Test
   void anArchiveTheJvmRefusesIsNoticedAndMadeAgainFromTheKeptClassList() throws Exception {
     assertTrue(archive("b1", StartupArchiveLayout.ABSENT, "").make().written());
     Path jar = base.resolve("b1").resolve(StartupArchiveLayout.JAR);
@@ -145,10 +165,18 @@ class NodeStartupArchiveTest {
     assertFalse(vmInfo(refused).contains("sharing"), "a refused static archive shares nothing: " + refused);
 
     NodeStartupArchive again = archive("b1", StartupArchiveLayout.GIVEN, vmInfo(refused));
+    NodeStartupArchive alsoRefused = archive("b1", StartupArchiveLayout.GIVEN, vmInfo(refused));
     assertEquals(NodeStartupArchive.State.REFUSED, again.state());
     Files.delete(ownList()); // an executor given the archive writes no list of its own
     NodeStartupArchive.Outcome made = again.make();
     assertTrue(made.written(), made.detail());
+    assertTrue(startedFromArchive("b1").contains(PROBE + " source: shared objects file"));
+    // Another executor that started from the broken archive leaves the new one alone.
+    Path archive = base.resolve("b1").resolve(StartupArchiveLayout.Role.EXECUTOR.archive);
+    FileTime remadeAt = Files.getLastModifiedTime(archive);
+    NodeStartupArchive.Outcome second = alsoRefused.make();
+    assertFalse(second.written(), second.detail());
+    assertEquals(remadeAt, Files.getLastModifiedTime(archive));
     assertTrue(startedFromArchive("b1").contains(PROBE + " source: shared objects file"));
   }
 
