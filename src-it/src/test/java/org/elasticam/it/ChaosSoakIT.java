@@ -37,13 +37,13 @@ import org.junit.jupiter.api.Timeout;
  * Every run's counts must be exact, and every run's event log must account for every executor it
  * launched: registered or removed with a reason, and removed by the end.
  *
- * <p>In CI it runs {@code elasticam.chaos.seconds} (default 150) on a small corpus; the {@code soak}
+ * <p>In CI it runs {@code elasticam.chaos.seconds} (default 120) on a small corpus; the {@code soak}
  * profile runs it for ten minutes on about 100 MiB (RELIABILITY.md has the last result).
  */
 @Timeout(3600)
 class ChaosSoakIT {
 
-  private static final long SECONDS = Long.getLong("elasticam.chaos.seconds", 150);
+  private static final long SECONDS = Long.getLong("elasticam.chaos.seconds", 120);
   private static final int FILES = Integer.getInteger("elasticam.chaos.files", 8);
   private static final int BYTES_EACH = Integer.getInteger("elasticam.chaos.bytesEach", 1 << 20);
   private static final int REDUCERS = 4;
