@@ -41,10 +41,14 @@ final class AmShutdown {
   private final ElasticConf elastic;
   private final AmEnvironment env;
 
-  AmShutdown(Configuration conf, ElasticConf elastic, AmEnvironment env) {
+  /** The AM journal, which lives in the staging directory; nothing when there is none. */
+  private final AutoCloseable journal;
+
+  AmShutdown(Configuration conf, ElasticConf elastic, AmEnvironment env, AutoCloseable journal) {
     this.conf = conf;
     this.elastic = elastic;
     this.env = env;
+    this.journal = journal;
   }
 
   /**
@@ -85,7 +89,13 @@ final class AmShutdown {
       return null;
     });
     // Staging goes first: a client that sees the application finished may rely on it being gone,
-    // and nothing needs the files now that every container is released.
+    // and nothing needs the files now that every container is released. The journal ends before
+    // it, or a write still pending would fail there, or make the directory again.
+    try {
+      journal.close();
+    } catch (Exception e) {
+      LOG.debug("Closing the AM journal: {}", e.toString());
+    }
     cleanUpStaging();
     amClient.unregisterApplicationMaster(status, outcome.diagnostics(), trackingUrl);
     LOG.info("Unregistered with final status {}: {}", status, outcome.diagnostics());

@@ -271,7 +271,7 @@ public final class ApplicationMaster {
         Outcome outcome = plan == null ? done.get()
             : notSetUp != null ? Outcome.failed(notSetUp)
             : drive(run, holder, allocator, amClient, plan, restart, dial[0], Integer.parseInt(dial[1]), cleaner);
-        return new AmShutdown(conf, elastic, env).finish(outcome, run, holder, allocator, amClient, trackingUrl,
+        return new AmShutdown(conf, elastic, env, j).finish(outcome, run, holder, allocator, amClient, trackingUrl,
             service::openSessions, o -> notSetUp != null ? o : endOutputs(outputs, o));
       }
     } finally {

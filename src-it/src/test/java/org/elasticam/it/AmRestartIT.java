@@ -1,6 +1,7 @@
 package org.elasticam.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -88,6 +89,7 @@ class AmRestartIT {
         + " executors re-attached %.1f s; 0 maps re-run, 0 executors replaced", upS, reattached.size(), backS),
         "attempt_2_up_s", upS, "executors_reattached", reattached.size(), "reattached_s", backS, "maps_rerun", 0,
         "executors_replaced", 0);
+    assertStagingRemoved(id);
   }
 
   @Test
@@ -131,6 +133,22 @@ class AmRestartIT {
     assertEquals(live, ItCluster.ofType(events, "executor_registered").stream()
         .filter(e -> e.path("reattached").asBoolean()).map(e -> e.path("executor_id").asText())
         .collect(Collectors.toCollection(TreeSet::new)), "every executor live at the kill came back");
+    assertStagingRemoved(id);
+  }
+
+  /**
+   * Once the last attempt's AM has exited, its staging directory is gone: the journal, written
+   * behind the event loop, must not write into it (or make it again) after the AM removed it.
+   */
+  private static void assertStagingRemoved(ApplicationId id) throws Exception {
+    List<JsonNode> registered = ItCluster.ofType(it.events(id), "am_registered");
+    long pid = registered.get(registered.size() - 1).path("pid").asLong();
+    java.util.Optional<ProcessHandle> am = ProcessHandle.of(pid);
+    if (am.isPresent()) {
+      am.get().onExit().get(30, TimeUnit.SECONDS);
+    }
+    assertFalse(org.apache.hadoop.fs.FileSystem.get(it.conf()).exists(it.stagingDir(id)),
+        "the staging directory " + it.stagingDir(id) + " is removed and stays removed");
   }
 
   /** Executors registered and not removed. */

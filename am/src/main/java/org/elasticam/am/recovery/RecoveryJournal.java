@@ -52,6 +52,8 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
   /** Runs a task on the owning thread a little later; at once until {@link #coalesceOn} is called. */
   private java.util.function.Consumer<Runnable> later = Runnable::run;
   private boolean flushPending;
+  /** Set once the application is ending: the staging directory that holds the journal goes next. */
+  private volatile boolean closed;
 
   private RecoveryJournal(StagingFiles files, AmJournal.Builder state, LongSupplier completedExecutorMs) {
     this.files = files;
@@ -188,13 +190,21 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
   }
 
   private void write(boolean wait) {
+    if (closed) {
+      return;
+    }
     byte[] bytes = state.setCompletedExecutorMs(completedExecutorMs.getAsLong()).build().toByteArray();
     long v;
     synchronized (writeLock) {
       v = ++version;
       latest = bytes;
     }
-    Future<?> f = writer.submit(this::writeLatest);
+    Future<?> f;
+    try {
+      f = writer.submit(this::writeLatest);
+    } catch (java.util.concurrent.RejectedExecutionException closing) {
+      return;
+    }
     if (wait) {
       try {
         f.get(30, TimeUnit.SECONDS);
@@ -234,9 +244,14 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
     }
   }
 
-  /** Writes what is pending, then stops the writer. */
+  /**
+   * Ends the journal before the staging directory is removed: the writes already handed to the
+   * writer finish, later changes (the last executors' completions) are not written, so nothing is
+   * written into a directory that is gone. A second call does nothing more.
+   */
   @Override
   public void close() {
+    closed = true;
     writer.shutdown();
     try {
       writer.awaitTermination(10, TimeUnit.SECONDS);

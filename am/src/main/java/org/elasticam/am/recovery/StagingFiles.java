@@ -34,10 +34,14 @@ final class StagingFiles {
     return fc.makeQualified(new Path(dir, name));
   }
 
+  /**
+   * Never makes the directory: the client made it, readable by the user alone, and one removed at
+   * the application's end must stay removed.
+   */
   void replace(String name, byte[] content) throws IOException {
     Path tmp = new Path(dir, "." + name + ".tmp");
     try (OutputStream out = fc.create(tmp, EnumSet.of(CreateFlag.CREATE, CreateFlag.OVERWRITE),
-        Options.CreateOpts.createParent())) {
+        Options.CreateOpts.donotCreateParent())) {
       out.write(content);
     }
     fc.rename(tmp, new Path(dir, name), Options.Rename.OVERWRITE);

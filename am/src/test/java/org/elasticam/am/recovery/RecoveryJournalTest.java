@@ -1,6 +1,7 @@
 package org.elasticam.am.recovery;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -69,6 +70,39 @@ class RecoveryJournalTest {
     assertEquals(1, read.getRunningStagesCount());
     assertEquals(1, read.getRunningStages(0).getStageId());
     assertEquals(List.of(3), read.getRunningStages(0).getDoneTasksList());
+  }
+
+  @Test
+  void aStagingDirectoryRemovedAtTheEndStaysRemoved() throws Exception {
+    Path app = Files.createDirectory(staging.resolve("application_1_0001"));
+    RecoveryJournal j = RecoveryJournal.start(conf, app.toUri().toString(), 1, 1, List.of(), List.of(), List.of(),
+        org.elasticam.rpc.journal.StreamProgress.getDefaultInstance(), completedMs::get);
+    j.launching(List.of(container(1, "h1")), 2);
+    // A change still on its way when the directory goes fails; it does not make the directory again.
+    deleteTree(app);
+    j.taskSucceeded(0, 0, null);
+    j.close();
+    assertFalse(Files.exists(app), "made again by a late write");
+    // Once closed (the AM does so before it removes the directory), changes are not written at all.
+    Files.createDirectory(app);
+    j.completed("container_1_0001_01_000001");
+    j.stageCompleted(JournalStage.newBuilder().setStageId(0).build());
+    j.close();
+    assertEquals(List.of(), listing(app));
+  }
+
+  private static List<String> listing(Path dir) throws IOException {
+    try (var s = Files.list(dir)) {
+      return s.map(p -> p.getFileName().toString()).toList();
+    }
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    try (var s = Files.walk(dir)) {
+      for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
   }
 
   @Test
