@@ -168,6 +168,8 @@ class JavaHomeIT {
     assertFalse(run.out().contains("diagnostics:"), "not YARN's page of launch details:\n" + run.out());
     assertTrue(it.report(run.appId()).getDiagnostics().contains(line.substring("elasticam: ".length())),
         "the application's diagnostics say the same");
+    assertFalse(org.apache.hadoop.fs.FileSystem.get(it.conf()).exists(it.stagingDir(run.appId())),
+        "the client removed the staging directory of an AM that never ran");
   }
 
   @Test

@@ -301,11 +301,21 @@ public final class ElasticamCli extends Configured implements Tool {
       Thread killer = killOnInterrupt(yarn, id);
       ApplicationReport r = new AppMonitor(yarn, out, isTerminal(), org.elasticam.time.Clock.system()).waitForEnd(id);
       Runtime.getRuntime().removeShutdownHook(killer);
+      removeStagingLeftBy(submitter, id);
       report(r);
       summary(r, elastic);
       return r.getFinalApplicationStatus() == FinalApplicationStatus.SUCCEEDED ? OK : FAILED;
     } finally {
       yarn.stop();
+    }
+  }
+
+  /** The application ended; what its AM did not remove (it never ran, or was killed) goes now. */
+  private void removeStagingLeftBy(Submitter submitter, ApplicationId id) {
+    try {
+      submitter.removeStagingLeftBy(id);
+    } catch (IOException | RuntimeException e) {
+      err.println("elasticam: could not remove the staging directory of " + id + ": " + describe(e));
     }
   }
 

@@ -201,8 +201,28 @@ public final class Submitter {
     ctx.setAMContainerSpec(ContainerLaunchContext.newInstance(resources,
         amEnvironment(staging, resources.get(AmFiles.APP_JAR)),
         List.of(amCommand(appId)), null, credentials(tokens), AppAcls.of(elastic)));
-    yarn.submitApplication(ctx);
+    try {
+      yarn.submitApplication(ctx);
+    } catch (Exception | Error e) {
+      removeStagingLeftBy(appId);
+      throw e;
+    }
     return appId;
+  }
+
+  /**
+   * Removes the application's staging directory once YARN says it ended, when its AM did not: one
+   * that never started (no Java, too old a Java, its container refused) or was killed leaves it.
+   * Kept with {@code elasticam.yarn.preserveStagingFiles}.
+   *
+   * @return whether there was a directory left to remove
+   */
+  public boolean removeStagingLeftBy(ApplicationId appId) throws IOException {
+    if (elastic.get(YarnKeys.PRESERVE_STAGING_FILES)) {
+      return false;
+    }
+    org.apache.hadoop.fs.Path staging = stagingDir(appId);
+    return staging.getFileSystem(conf).delete(staging, true);
   }
 
   public org.apache.hadoop.fs.Path stagingDir(ApplicationId appId) throws IOException {
