@@ -79,6 +79,21 @@ class RuntimeIT {
   }
 
   @Test
+  void theKillCommandRemovesTheStagingDirectoryTheKilledAmLeft() throws Exception {
+    ItCluster.ClientRun run = it.client("submit", "--detach", "sleep", "--stages", "1", "--tasks", "2",
+        "--task-ms", "60000", "--conf", "elasticam.executor.instances=1");
+    assertEquals(0, run.exitCode(), run.out() + run.err());
+    ApplicationId id = run.appId();
+    it.awaitEvents(id, "am_registered", 1, Duration.ofSeconds(60));
+    FileSystem fs = FileSystem.get(it.conf());
+    assertTrue(fs.exists(it.stagingDir(id)), "staged while it runs");
+    ItCluster.ClientRun kill = it.client("kill", id.toString());
+    assertEquals(0, kill.exitCode(), kill.out() + kill.err());
+    assertTrue(kill.out().contains("killed " + id), kill.out());
+    assertFalse(fs.exists(it.stagingDir(id)), "the kill removed what the killed AM could not");
+  }
+
+  @Test
   void anExecutorKilledMidJobIsReplacedAndItsTasksRerun() throws Exception {
     ItCluster.ClientRun run = it.client("submit", "--detach", "sleep", "--stages", "1", "--tasks", "4",
         "--task-ms", "3000", "--conf", "elasticam.executor.instances=2");

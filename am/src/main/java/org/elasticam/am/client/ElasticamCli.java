@@ -301,7 +301,7 @@ public final class ElasticamCli extends Configured implements Tool {
       Thread killer = killOnInterrupt(yarn, id);
       ApplicationReport r = new AppMonitor(yarn, out, isTerminal(), org.elasticam.time.Clock.system()).waitForEnd(id);
       Runtime.getRuntime().removeShutdownHook(killer);
-      removeStagingLeftBy(submitter, id);
+      removeStagingLeftBy(conf, elastic, id);
       report(r);
       summary(r, elastic);
       return r.getFinalApplicationStatus() == FinalApplicationStatus.SUCCEEDED ? OK : FAILED;
@@ -311,9 +311,9 @@ public final class ElasticamCli extends Configured implements Tool {
   }
 
   /** The application ended; what its AM did not remove (it never ran, or was killed) goes now. */
-  private void removeStagingLeftBy(Submitter submitter, ApplicationId id) {
+  private void removeStagingLeftBy(Configuration conf, ElasticConf elastic, ApplicationId id) {
     try {
-      submitter.removeStagingLeftBy(id);
+      Submitter.removeStagingLeftBy(conf, elastic, id);
     } catch (IOException | RuntimeException e) {
       err.println("elasticam: could not remove the staging directory of " + id + ": " + describe(e));
     }
@@ -421,10 +421,16 @@ public final class ElasticamCli extends Configured implements Tool {
     }
   }
 
+  /**
+   * Kills the application and, once YARN says it is killed, removes what it left in the staging
+   * directory (a killed AM does not get to): under this user's default one, or the
+   * {@code -D elasticam.yarn.stagingDir} given.
+   */
   private int kill(ApplicationId id) throws Exception {
     try (YarnClient yarn = started()) {
       yarn.killApplication(id);
       out.println("killed " + id);
+      removeStagingLeftBy(getConf(), new ElasticConf(new HadoopConfigSource(getConf())), id);
       return OK;
     }
   }

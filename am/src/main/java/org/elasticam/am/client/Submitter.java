@@ -204,7 +204,11 @@ public final class Submitter {
     try {
       yarn.submitApplication(ctx);
     } catch (Exception | Error e) {
-      removeStagingLeftBy(appId);
+      try {
+        removeStagingLeftBy(conf, elastic, appId);
+      } catch (IOException | RuntimeException cleanup) {
+        e.addSuppressed(cleanup);
+      }
       throw e;
     }
     return appId;
@@ -217,16 +221,22 @@ public final class Submitter {
    *
    * @return whether there was a directory left to remove
    */
-  public boolean removeStagingLeftBy(ApplicationId appId) throws IOException {
+  static boolean removeStagingLeftBy(Configuration conf, ElasticConf elastic, ApplicationId appId)
+      throws IOException {
     if (elastic.get(YarnKeys.PRESERVE_STAGING_FILES)) {
       return false;
     }
-    org.apache.hadoop.fs.Path staging = stagingDir(appId);
+    org.apache.hadoop.fs.Path staging = stagingDir(conf, elastic, appId);
     return staging.getFileSystem(conf).delete(staging, true);
   }
 
   public org.apache.hadoop.fs.Path stagingDir(ApplicationId appId) throws IOException {
-    return new org.apache.hadoop.fs.Path(stagingBase(), appId.toString());
+    return stagingDir(conf, elastic, appId);
+  }
+
+  private static org.apache.hadoop.fs.Path stagingDir(Configuration conf, ElasticConf elastic, ApplicationId appId)
+      throws IOException {
+    return new org.apache.hadoop.fs.Path(stagingBase(conf, elastic), appId.toString());
   }
 
   /** Our jar's digest, computed on first use (hashing 29 MB). */
@@ -238,6 +248,10 @@ public final class Submitter {
   }
 
   private org.apache.hadoop.fs.Path stagingBase() throws IOException {
+    return stagingBase(conf, elastic);
+  }
+
+  private static org.apache.hadoop.fs.Path stagingBase(Configuration conf, ElasticConf elastic) throws IOException {
     java.util.Optional<String> set = elastic.getOptional(YarnKeys.STAGING_DIR);
     return set.isPresent() ? new org.apache.hadoop.fs.Path(set.get())
         : new org.apache.hadoop.fs.Path(FileSystem.get(conf).getHomeDirectory(), ".elasticam/staging");
