@@ -78,12 +78,17 @@ class RuntimeIT {
         failedAttempts, failedS), "failed_attempts", failedAttempts, "failed_s", failedS);
   }
 
+  /** A one-stage sleep job submitted with --detach; its id once the client returned. */
+  private static ApplicationId detachedSleep(int tasks, int taskMs, int executors) {
+    ItCluster.ClientRun run = it.client("submit", "--detach", "sleep", "--stages", "1", "--tasks",
+        String.valueOf(tasks), "--task-ms", String.valueOf(taskMs), "--conf", "elasticam.executor.instances=" + executors);
+    assertEquals(0, run.exitCode(), run.out() + run.err());
+    return run.appId();
+  }
+
   @Test
   void theKillCommandRemovesTheStagingDirectoryTheKilledAmLeft() throws Exception {
-    ItCluster.ClientRun run = it.client("submit", "--detach", "sleep", "--stages", "1", "--tasks", "2",
-        "--task-ms", "60000", "--conf", "elasticam.executor.instances=1");
-    assertEquals(0, run.exitCode(), run.out() + run.err());
-    ApplicationId id = run.appId();
+    ApplicationId id = detachedSleep(2, 60_000, 1);
     it.awaitEvents(id, "am_registered", 1, Duration.ofSeconds(60));
     FileSystem fs = FileSystem.get(it.conf());
     assertTrue(fs.exists(it.stagingDir(id)), "staged while it runs");
@@ -95,10 +100,7 @@ class RuntimeIT {
 
   @Test
   void anExecutorKilledMidJobIsReplacedAndItsTasksRerun() throws Exception {
-    ItCluster.ClientRun run = it.client("submit", "--detach", "sleep", "--stages", "1", "--tasks", "4",
-        "--task-ms", "3000", "--conf", "elasticam.executor.instances=2");
-    assertEquals(0, run.exitCode(), run.out() + run.err());
-    ApplicationId id = run.appId();
+    ApplicationId id = detachedSleep(4, 3_000, 2);
     JsonNode victim = it.awaitEvents(id, "executor_registered", 2, Duration.ofSeconds(60)).get(0);
     Thread.sleep(1000);
     long pid = victim.path("pid").asLong();
