@@ -109,6 +109,8 @@ public final class ApplicationMaster {
   private final CompletableFuture<Outcome> done = new CompletableFuture<>();
   /** How this JVM stood with its node's start-up archive for AMs; made when absent. */
   private org.elasticam.startup.NodeStartupArchive startupArchive;
+  /** Whether this application's executors start from (and make) an archive, which the AM's waits for. */
+  private volatile boolean executorsHaveArchive;
 
   /**
    * @param env what the container's environment says
@@ -253,6 +255,7 @@ public final class ApplicationMaster {
     Resource resource = Resource.newInstance(elastic.executorContainerMebibytes(), elastic.get(ExecutorKeys.CORES));
     checkFits(resource, reg.getMaximumResourceCapability());
     String[] dial = executorsDial(amHost, grpc.getPort());
+    executorsHaveArchive = archive.join().isPresent();
     ExecutorLaunchSpec spec = launchSpec(env.appId(), dial[0], Integer.parseInt(dial[1]), run.secret(),
         archive.join());
     try (ExecutorLauncher launcher = clients.launcher(spec, elastic.get(YarnKeys.LAUNCHER_THREADS))) {
@@ -343,7 +346,13 @@ public final class ApplicationMaster {
     // The AM's start is over once its first executor registered: the classes it loaded by then are
     // what the next AM here would load from its archive.
     YarnAllocatorPort port = new YarnAllocatorPort(allocator, () -> hb[0].wakeUp(),
-        () -> startupArchive.makeAfterExecutorsInBackground("The AM"));
+        () -> {
+          if (executorsHaveArchive) {
+            startupArchive.makeAfterExecutorsInBackground("The AM");
+          } else {
+            startupArchive.makeInBackground("The AM");
+          }
+        });
     org.elasticam.allocator.dynamic.AllocationPolicy policy = elastic.dynamicAllocationEnabled()
         ? org.elasticam.allocator.dynamic.AllocationPolicies.create(
             elastic.get(org.elasticam.conf.DynamicAllocationKeys.POLICY).name(),
