@@ -255,9 +255,10 @@ public final class ApplicationMaster {
     Resource resource = Resource.newInstance(elastic.executorContainerMebibytes(), elastic.get(ExecutorKeys.CORES));
     checkFits(resource, reg.getMaximumResourceCapability());
     String[] dial = executorsDial(amHost, grpc.getPort());
-    executorsHaveArchive = archive.join().isPresent();
+    Optional<org.elasticam.launcher.yarn.StartupArchive> executorArchive = archive.join();
+    executorsHaveArchive = executorArchive.isPresent();
     ExecutorLaunchSpec spec = launchSpec(env.appId(), dial[0], Integer.parseInt(dial[1]), run.secret(),
-        archive.join());
+        executorArchive);
     try (ExecutorLauncher launcher = clients.launcher(spec, elastic.get(YarnKeys.LAUNCHER_THREADS))) {
       tokens.passOnTo(launcher, loop, holder, events);
       YarnAllocator allocator = new YarnAllocator(amClient, launcher, loop,

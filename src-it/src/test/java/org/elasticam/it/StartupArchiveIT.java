@@ -60,14 +60,6 @@ class StartupArchiveIT {
     return registered.stream().map(r -> r.path("start").path("archive").asText()).toList();
   }
 
-  private static int count(String text, String part) {
-    int n = 0;
-    for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + 1)) {
-      n++;
-    }
-    return n;
-  }
-
   private static String executorLogs(ApplicationId app) throws IOException {
     return logs(app, "executor.log");
   }
@@ -146,7 +138,8 @@ class StartupArchiveIT {
     assertTrue(executorLogs(third.appId()).contains("the JVM could not use it"));
     awaitArchive(replacedAt);
     assertTrue(Files.size(archive) > 4096, "made again");
-    assertEquals(1, count(executorLogs(third.appId()), "made this node's start-up archive"),
+    assertEquals(1L, java.util.regex.Pattern.compile("made this node's start-up archive")
+        .matcher(executorLogs(third.appId())).results().count(),
         "by one executor, which the other leaves alone");
 
     ItCluster.ClientRun fourth = job(2);

@@ -247,10 +247,6 @@ public final class Submitter {
     return appJarDigest;
   }
 
-  private org.apache.hadoop.fs.Path stagingBase() throws IOException {
-    return stagingBase(conf, elastic);
-  }
-
   private static org.apache.hadoop.fs.Path stagingBase(Configuration conf, ElasticConf elastic) throws IOException {
     java.util.Optional<String> set = elastic.getOptional(YarnKeys.STAGING_DIR);
     return set.isPresent() ? new org.apache.hadoop.fs.Path(set.get())
@@ -261,7 +257,7 @@ public final class Submitter {
       throws IOException {
     Map<String, LocalResource> m = new HashMap<>();
     java.util.Optional<LocalResource> cached = elastic.get(YarnKeys.JAR_CACHE_ENABLED)
-        ? AppJarCache.stage(fs, new org.apache.hadoop.fs.Path(stagingBase(), JAR_CACHE_DIR), appJar, jarDigest(),
+        ? AppJarCache.stage(fs, new org.apache.hadoop.fs.Path(stagingBase(conf, elastic), JAR_CACHE_DIR), appJar, jarDigest(),
             dir.getName())
         : java.util.Optional.empty();
     m.put(AmFiles.APP_JAR, cached.isPresent() ? cached.get() : upload(fs, appJar, dir, AmFiles.APP_JAR));
