@@ -109,8 +109,9 @@ class StartupArchiveIT {
   void theFirstExecutorsMakeTheArchiveTheNextStartFromItAndARefusedOneIsMadeAgain() throws Exception {
     assertTrue(archive().isEmpty(), "a new node has none");
     // Long enough for the executors' archive and then the AM's (one dump at a time per build, the
-    // executors' first): about 3 s and 7 s here.
-    ItCluster.ClientRun first = job(16);
+    // executors' first): about 3-5 s and 7 s here, slower on a busy machine; the AM's dump is
+    // stopped when its application ends (16 tasks, 12 s, once left it 2 s short).
+    ItCluster.ClientRun first = job(24);
     assertTrue(archiveStates(first.appId()).stream().allMatch("absent"::equals), archiveStates(first.appId()).toString());
     assertEquals("absent", amArchiveState(first.appId()));
     Path archive = awaitArchive(0);
