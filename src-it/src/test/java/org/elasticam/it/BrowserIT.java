@@ -54,10 +54,12 @@ class BrowserIT {
         + "skipped; .ci/run installs it");
     Chromium chromium = browser.get();
 
-    ItCluster.ClientRun run = it.client("submit", "--detach", "sleep", "--stages", "2", "--tasks", "4",
+    ItCluster.ClientRun run = it.client("submit", "--detach", "sleep", "--stages", "2", "--tasks", "8",
         "--task-ms", "2500", "--conf", "elasticam.executor.instances=2");
     assertEquals(0, run.exitCode(), run.out() + run.err());
     ApplicationId id = run.appId();
+    // 20 s of tasks: the two browser runs on the live page take seconds each on a busy machine, and
+    // the page goes when the application ends (4 tasks a stage once left the screenshot too late).
     it.awaitEvents(id, "task_end", 2, Duration.ofSeconds(90));
     // Through the ResourceManager's web proxy, the way a user's browser reaches the page.
     String live = it.proxiedTrackingUrl(id);

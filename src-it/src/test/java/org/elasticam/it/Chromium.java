@@ -39,18 +39,25 @@ final class Chromium {
 
   /** The page's DOM after the browser parsed and laid it out. */
   String dumpDom(String url) throws Exception {
-    return run(url, "--dump-dom");
+    return run(url, "--dump-dom").out();
   }
 
   /** A PNG of the page at a desktop width. */
   Path screenshot(String url, Path png) throws Exception {
     Files.createDirectories(png.getParent());
     Files.deleteIfExists(png);
-    run(url, "--screenshot=" + png.toAbsolutePath(), "--window-size=1100,1600", "--hide-scrollbars");
+    Output o = run(url, "--screenshot=" + png.toAbsolutePath(), "--window-size=1100,1600", "--hide-scrollbars");
+    if (!Files.exists(png)) {
+      // Chromium exits 0 when the page did not load ("Page load failed: …" in its error output).
+      throw new IOException("chromium made no screenshot of " + url + ": "
+          + o.err().lines().filter(l -> !l.contains(":ERROR:dbus/")).collect(java.util.stream.Collectors.joining("\n")));
+    }
     return png;
   }
 
-  private String run(String url, String... what) throws Exception {
+  private record Output(String out, String err) {}
+
+  private Output run(String url, String... what) throws Exception {
     Path profile = Files.createTempDirectory(Files.createDirectories(profiles), "chromium-");
     List<String> cmd = new ArrayList<>(List.of(binary.toString(), "--headless", "--no-sandbox", "--disable-gpu",
         "--no-first-run", "--user-data-dir=" + profile));
@@ -66,6 +73,6 @@ final class Chromium {
     if (p.exitValue() != 0) {
       throw new IOException("chromium exited " + p.exitValue() + " on " + url + ": " + Files.readString(err));
     }
-    return new String(out, StandardCharsets.UTF_8);
+    return new Output(new String(out, StandardCharsets.UTF_8), Files.readString(err));
   }
 }

@@ -34,7 +34,10 @@ class PartitionIT {
   @BeforeAll
   static void start() throws Exception {
     wc = WordCountOnFaults.start("partition", 13, s -> s.withPartitionableNodes()
-        .withConf("yarn.nm.liveness-monitor.expiry-interval-ms", "3000"));
+        .withConf("yarn.nm.liveness-monitor.expiry-interval-ms", "3000")
+        // How soon a NodeManager cut off from the ResourceManager tries again (30 s by default):
+        // healed, it rejoins on its next try.
+        .withConf("yarn.nodemanager.resourcemanager.connect.retry-interval.ms", "3000"));
     it = wc.it;
   }
 
@@ -76,7 +79,8 @@ class PartitionIT {
     double lostS = Figures.seconds(cutAt, lost.path("ts").asLong());
     double rejoinedS = Figures.seconds(healAt, rejoined);
     Figures.record("PartitionIT.aNodeCutOffFromTheResourceManager", "default", String.format("LOST at the AM %.1f s"
-        + " after the cut; rejoined %.1f s after the heal (the NodeManager's RM retry interval, 30 s by default);"
+        + " after the cut; rejoined %.1f s after the heal (the NodeManager's retry interval towards the RM, 3 s"
+        + " here, 30 s by default);"
         + " %d executor(s) stopped, none orphaned", lostS, rejoinedS, pidsThere.size()), "lost_s", lostS,
         "rejoined_after_heal_s", rejoinedS, "executors_stopped", pidsThere.size(), "orphans", 0, "fetch_failures", 0);
   }

@@ -54,8 +54,8 @@ import org.junit.jupiter.api.Timeout;
  * secure cluster runs them as the submitting user with the LinuxContainerExecutor, which needs a
  * setuid binary that no Maven artifact ships.
  *
- * <p>Runs in the JVM of the {@code secure} failsafe execution, after {@link SecureSubmissionIT}'s
- * class is done with its own KDC: Hadoop's login state is global to a JVM.
+ * <p>Needs a JVM of its own, as every integration-test class gets (this module's POM): Hadoop's
+ * login state is global to a JVM.
  */
 @Timeout(240)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
