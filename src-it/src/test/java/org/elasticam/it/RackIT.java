@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Timeout;
  * locality delays are set explicitly: a node-local ask may go rack-local after 1 missed scheduling
  * opportunity and off-rack only after as many as there are nodes.
  *
- * <p>Needs a JVM of its own, as every integration-test class gets (this module's POM): Hadoop's
+ * <p>Runs in a JVM of its own (the {@code own-jvm} failsafe execution in this module's POM): Hadoop's
  * {@code RackResolver} keeps the first topology it is given for the life of the JVM.
  */
 @Timeout(300)

@@ -41,7 +41,7 @@ import org.junit.jupiter.api.Timeout;
  * that token alone (no Kerberos credentials, as in a container) reads the job's input. Without a
  * ticket the client refuses with one line before contacting anything.
  *
- * <p>Needs a JVM of its own, as every integration-test class gets (this module's POM): Hadoop's
+ * <p>Runs in a JVM of its own (the {@code own-jvm} failsafe execution in this module's POM): Hadoop's
  * login state is global to a JVM.
  */
 @Timeout(300)

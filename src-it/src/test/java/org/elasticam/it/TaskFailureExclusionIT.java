@@ -26,7 +26,10 @@ class TaskFailureExclusionIT {
 
   @BeforeAll
   static void start() throws Exception {
-    it = ItCluster.start("task-exclusion", s -> s.withNodeManagers(2));
+    // Room on the good node for the AM and every executor the job may ask for (5): the asks after
+    // the exclusion can be granted there, and only there. With 4 vcores a node, a slow first stage
+    // once put the AM and 3 executors on it, and the last ask could only have gone to the bad node.
+    it = ItCluster.start("task-exclusion", s -> s.withNodeManagers(2).withNodeResources(8192, 8));
   }
 
   @AfterAll
