@@ -163,9 +163,12 @@ class PartitionIT {
           .filter(e -> e.path("container_id").asText().equals(container)).findFirst().orElseThrow();
       JsonNode removed = ItCluster.ofType(events, "executor_removed").stream()
           .filter(e -> e.path("container_id").asText().equals(container)).findFirst().orElseThrow();
-      if (removed.path("reason").asText().equals("app_end")) {
+      // Given up is the release for the timeout. Its removal may still say app_end: YARN reports the
+      // released container completed a heartbeat later, and the job may have ended in between.
+      if (!released.path("reason").asText().contains("did not register")) {
+        assertEquals("app_end", removed.path("reason").asText(), removed.toString());
         assertTrue(jobDone - launched.path("ts").asLong() < 11_000, "a launch whose 10 s had run out was still"
-            + " waiting at the end: " + launched);
+            + " waiting at the end: " + launched + ", released " + released);
         stillWaiting.add(container);
         continue;
       }

@@ -5,8 +5,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -28,8 +27,9 @@ import org.slf4j.LoggerFactory;
  * its container, so a later attempt can never meet a container it knows nothing about, nor hand
  * out an executor id twice.
  *
- * <p>A failed write is logged and retried with the next change; it costs a re-run of stages after
- * a restart, never correctness.
+ * <p>A failed write is logged and tried again a second later, and with every change, until one
+ * succeeds: a change followed by none (a finished stage before a long pause) must still reach the
+ * disk. A journal behind the state costs a re-run of stages after a restart, never correctness.
  */
 public final class RecoveryJournal implements Recovery.Journal, ContainerJournal, AutoCloseable {
 
@@ -39,21 +39,32 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
   private final StagingFiles files;
   private final AmJournal.Builder state;
   private final LongSupplier completedExecutorMs;
-  private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "journal-writer");
-    t.setDaemon(true);
-    return t;
-  });
+  private static final long RETRY_MS = 1_000;
+
+  private final ScheduledThreadPoolExecutor writer = writerThread();
   private final Object writeLock = new Object();
   private long version;
   private long written;
   private byte[] latest;
   private boolean warned;
+  /** A retry of a failed write is waiting on the writer thread. Writer thread. */
+  private boolean retryPending;
   /** Runs a task on the owning thread a little later; at once until {@link #coalesceOn} is called. */
   private java.util.function.Consumer<Runnable> later = Runnable::run;
   private boolean flushPending;
   /** Set once the application is ending: the staging directory that holds the journal goes next. */
   private volatile boolean closed;
+
+  private static ScheduledThreadPoolExecutor writerThread() {
+    ScheduledThreadPoolExecutor w = new ScheduledThreadPoolExecutor(1, r -> {
+      Thread t = new Thread(r, "journal-writer");
+      t.setDaemon(true);
+      return t;
+    });
+    // A retry still waiting when the journal closes is dropped: the staging directory goes next.
+    w.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    return w;
+  }
 
   private RecoveryJournal(StagingFiles files, AmJournal.Builder state, LongSupplier completedExecutorMs) {
     this.files = files;
@@ -238,8 +249,22 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
       }
     } catch (IOException e) {
       if (!warned) {
-        LOG.warn("Could not write the AM journal ({}); a restarted AM would re-run more stages", e.toString());
+        LOG.warn("Could not write the AM journal ({}); a restarted AM would re-run more stages. Trying again every"
+            + " {} ms", e.toString(), RETRY_MS);
         warned = true;
+      }
+      if (!retryPending && !closed) {
+        retryPending = true;
+        try {
+          writer.schedule(() -> {
+            retryPending = false;
+            if (!closed) {
+              writeLatest();
+            }
+          }, RETRY_MS, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+          retryPending = false;
+        }
       }
     }
   }

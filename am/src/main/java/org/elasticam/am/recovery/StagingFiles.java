@@ -13,9 +13,12 @@ import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 
 /**
- * Small files in the staging directory that must never be seen half-written: each is written to a
- * temporary name and renamed over the old one, which HDFS and the local file system both do
- * atomically.
+ * Small files in the staging directory that must never be seen half-written nor missing: each is
+ * written to a temporary name and renamed over the old one in one step. HDFS's rename with
+ * OVERWRITE is that step. Hadoop's local file system is not: its FileContext rename deletes the
+ * old file and then renames, so a reader (or an AM killed in between) finds no file at all. On a
+ * {@code file:} staging directory the rename is therefore the operating system's own, rename(2),
+ * which replaces atomically.
  */
 final class StagingFiles {
 
@@ -39,12 +42,32 @@ final class StagingFiles {
    * the application's end must stay removed.
    */
   void replace(String name, byte[] content) throws IOException {
+    if ("file".equals(path(name).toUri().getScheme())) {
+      replaceLocal(name, content);
+      return;
+    }
     Path tmp = new Path(dir, "." + name + ".tmp");
     try (OutputStream out = fc.create(tmp, EnumSet.of(CreateFlag.CREATE, CreateFlag.OVERWRITE),
         Options.CreateOpts.donotCreateParent())) {
       out.write(content);
     }
     fc.rename(tmp, new Path(dir, name), Options.Rename.OVERWRITE);
+  }
+
+  /**
+   * Written without Hadoop's checksum file: a .crc beside the file would be a second file to
+   * replace, and could never be replaced in the same step.
+   */
+  private void replaceLocal(String name, byte[] content) throws IOException {
+    java.nio.file.Path target = java.nio.file.Path.of(path(name).toUri());
+    java.nio.file.Path tmp = target.resolveSibling("." + name + ".tmp");
+    try {
+      // No CREATE_NEW and no parent: a directory removed at the application's end stays removed.
+      java.nio.file.Files.write(tmp, content);
+      java.nio.file.Files.move(tmp, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new FileNotFoundException(e.getMessage());
+    }
   }
 
   /** The file's bytes; empty when it does not exist. */

@@ -91,6 +91,55 @@ class RecoveryJournalTest {
     assertEquals(List.of(), listing(app));
   }
 
+  @Test
+  void aReaderNeverFindsTheJournalMissingWhileItIsReplaced() throws Exception {
+    StagingFiles files = new StagingFiles(conf, dir());
+    files.replace(RecoveryJournal.NAME, new byte[] {0});
+    java.util.concurrent.atomic.AtomicBoolean writing = new java.util.concurrent.atomic.AtomicBoolean(true);
+    Thread writer = new Thread(() -> {
+      try {
+        for (int i = 0; i < 400; i++) {
+          files.replace(RecoveryJournal.NAME, new byte[] {(byte) i, 1, 2, 3});
+        }
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      } finally {
+        writing.set(false);
+      }
+    });
+    writer.start();
+    int reads = 0;
+    int missing = 0;
+    while (writing.get()) {
+      reads++;
+      if (files.read(RecoveryJournal.NAME).isEmpty()) {
+        missing++;
+      }
+    }
+    writer.join();
+    assertTrue(reads > 0);
+    assertEquals(0, missing, "reads that found no file, of " + reads);
+    assertEquals(List.of(RecoveryJournal.NAME), listing(staging), "no temporary or checksum file left beside it");
+  }
+
+  @Test
+  void aFailedWriteIsTriedAgainWithoutAFurtherChange() throws Exception {
+    try (RecoveryJournal j = RecoveryJournal.start(conf, dir(), 1, 1, List.of(), List.of(), List.of(),
+        org.elasticam.rpc.journal.StreamProgress.getDefaultInstance(), completedMs::get)) {
+      // The temporary name taken by a directory: every write fails until it goes.
+      Path blocker = Files.createDirectories(staging.resolve("." + RecoveryJournal.NAME + ".tmp").resolve("x"));
+      j.stageCompleted(JournalStage.newBuilder().setStageId(0).setCompletedAtMs(5_000).build());
+      Thread.sleep(200);
+      assertEquals(0, RecoveryJournal.read(conf, dir()).orElseThrow().getCompletedStagesCount());
+      assertTrue(org.apache.hadoop.fs.FileUtil.fullyDelete(blocker.getParent().toFile()));
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+      while (RecoveryJournal.read(conf, dir()).orElseThrow().getCompletedStagesCount() == 0) {
+        assertTrue(System.nanoTime() < deadline, "the completed stage reached the disk with no later change");
+        Thread.sleep(50);
+      }
+    }
+  }
+
   private static List<String> listing(Path dir) throws IOException {
     try (var s = Files.list(dir)) {
       return s.map(p -> p.getFileName().toString()).toList();
