@@ -150,8 +150,12 @@ class JavaHomeIT {
     assertTrue(containers.stream().anyMatch(c -> Files.exists(c.resolve("gc.log"))),
         "<LOG_DIR> is the container's log dir");
     Path am = containers.stream().filter(c -> Files.exists(c.resolve("AppMaster.stderr"))).findFirst().orElseThrow();
-    assertTrue(Files.readString(am.resolve("launch_container.sh")).contains("-Dprobe.am=" + run.appId()),
-        "the AM's options, {{APP_ID}} replaced");
+    String amLaunch = Files.readString(am.resolve("launch_container.sh"));
+    assertTrue(amLaunch.contains("-Dprobe.am=" + run.appId()), "the AM's options, {{APP_ID}} replaced");
+    assertTrue(amLaunch.contains("-XX:Tier3InvocationThreshold=600 -XX:Tier3MinInvocationThreshold=300"
+        + " -XX:Tier3CompileThreshold=6000 -XX:Tier3BackEdgeThreshold=180000 -XX:Tier4InvocationThreshold=15000"
+        + " -XX:Tier4CompileThreshold=45000 -XX:Tier4BackEdgeThreshold=120000 -Dprobe.am="),
+        "the AM's compilers three times as hot, before the user's options (which may set them back)");
   }
 
   @Test

@@ -357,6 +357,10 @@ public final class Submitter {
     if (archive.isPresent()) {
       c.startupArchiveOption();
     }
+    // The AM's start-up code, like an executor's, is hot once: 1.7 CPU-seconds of a short job's AM
+    // were its compiles (BENCHMARKS.md, "The AM's compilers three times as hot"). The user's options
+    // come after and override them.
+    ExecutorLaunchSpec.START_COMPILER_OPTIONS.forEach(c::arg);
     amJvm().addOptions(c, Map.of("APP_ID", appId.toString()));
     return c.expanded("-Djava.io.tmpdir=" + Environment.PWD.$$() + "/tmp")
         .containerLogging("am.log")

@@ -82,7 +82,8 @@ public record ExecutorLaunchSpec(
    * together share the node's CPU. A task's code that runs for more than moments passes the higher
    * marks within milliseconds, so the tasks' steady state is compiled as before. Measured:
    * BENCHMARKS.md, issue 26, "The optimising compiler three times as hot" and "The profiling
-   * compiles three times as hot too". The user's options come after these and override them.
+   * compiles three times as hot too". The AM starts with them too ("The AM's compilers three times
+   * as hot"). The user's options come after these and override them.
    */
   public static final List<String> START_COMPILER_OPTIONS = List.of(
       "-XX:Tier3InvocationThreshold=600", "-XX:Tier3MinInvocationThreshold=300",
