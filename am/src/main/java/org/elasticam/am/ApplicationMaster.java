@@ -109,6 +109,10 @@ public final class ApplicationMaster {
   private final CompletableFuture<Outcome> done = new CompletableFuture<>();
   /** How this JVM stood with its node's start-up archive for AMs; made when absent. */
   private org.elasticam.startup.NodeStartupArchive startupArchive;
+  /** Set once this attempt unregistered: the application has ended, and no other attempt waits. */
+  private boolean unregistered;
+  /** How long an AM that has unregistered still waits for the start-up archive it is making. */
+  static final java.time.Duration ARCHIVE_GRACE = java.time.Duration.ofSeconds(30);
   /** Whether this application's executors start from (and make) an archive, which the AM's waits for. */
   private volatile boolean executorsHaveArchive;
 
@@ -182,6 +186,7 @@ public final class ApplicationMaster {
       throw new IOException("the application's credentials hold no secret; was it submitted by our client?");
     }
     int attempt = env.attempt().getAttemptId();
+    int code;
     // Before anything reads the file system: a later attempt may start after the first tokens expired.
     try (TokenRenewer renewer = tokens.start()) {
       ExecutorSeconds executorSeconds = new ExecutorSeconds();
@@ -199,9 +204,16 @@ public final class ApplicationMaster {
           // The set obtained at start, before the log existed: every attempt's first own tokens.
           events.write(Event.TOKENS_RENEWED, TOKENS, tokens.startTokens().numberOfTokens());
         }
-        return runWith(new AmRun(env, secret, clock, loop, events, amEvents, executorSeconds, nodes), previous);
+        code = runWith(new AmRun(env, secret, clock, loop, events, amEvents, executorSeconds, nodes), previous);
       }
     }
+    if (unregistered) {
+      // The application is over for YARN and the user (FINISHED from the unregistration on); this
+      // container still holds the dump that spares every later AM of this build on this node its
+      // start-up classes. Not after a failed attempt: the next one starts only once this JVM exits.
+      startupArchive.awaitMaking("The AM", ARCHIVE_GRACE);
+    }
+    return code;
   }
 
   private int runWith(AmRun run, Optional<AmJournal> previous) throws Exception {
@@ -275,8 +287,10 @@ public final class ApplicationMaster {
         Outcome outcome = plan == null ? done.get()
             : notSetUp != null ? Outcome.failed(notSetUp)
             : drive(run, holder, allocator, amClient, plan, restart, dial[0], Integer.parseInt(dial[1]), cleaner);
-        return new AmShutdown(conf, elastic, env, j).finish(outcome, run, holder, allocator, amClient, trackingUrl,
+        int code = new AmShutdown(conf, elastic, env, j).finish(outcome, run, holder, allocator, amClient, trackingUrl,
             service::openSessions, o -> notSetUp != null ? o : endOutputs(outputs, o));
+        unregistered = true;
+        return code;
       }
     } finally {
       grpc.shutdownNow();

@@ -145,7 +145,7 @@ class AmRestartIT {
     long pid = registered.get(registered.size() - 1).path("pid").asLong();
     java.util.Optional<ProcessHandle> am = ProcessHandle.of(pid);
     if (am.isPresent()) {
-      am.get().onExit().get(30, TimeUnit.SECONDS);
+      am.get().onExit().get(60, TimeUnit.SECONDS);
     }
     assertFalse(org.apache.hadoop.fs.FileSystem.get(it.conf()).exists(it.stagingDir(id)),
         "the staging directory " + it.stagingDir(id) + " is removed and stays removed");

@@ -74,6 +74,18 @@ class StartupArchiveIT {
     return all.toString();
   }
 
+  /** The application's {@code name} logs once they have a line containing one of {@code texts}. */
+  private static String awaitLogLine(ApplicationId app, String name, List<String> texts, Duration timeout)
+      throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    String all = logs(app, name);
+    while (texts.stream().noneMatch(all::contains) && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+      all = logs(app, name);
+    }
+    return all;
+  }
+
   /** How the application's AM started, from am_registered. */
   private static String amArchiveState(ApplicationId app) throws IOException {
     List<JsonNode> registered = ItCluster.ofType(it.events(app), "am_registered");
@@ -108,18 +120,25 @@ class StartupArchiveIT {
   @Test
   void theFirstExecutorsMakeTheArchiveTheNextStartFromItAndARefusedOneIsMadeAgain() throws Exception {
     assertTrue(archive().isEmpty(), "a new node has none");
-    // Long enough for the executors' archive and then the AM's (one dump at a time per build, the
-    // executors' first): about 3-5 s and 7 s here, slower on a busy machine; the AM's dump is
-    // stopped when its application ends (16 tasks, 12 s, once left it 2 s short).
-    ItCluster.ClientRun first = job(24);
+    // Long enough for the executors' archive (about 3-5 s after they register), not for the AM's
+    // after it (one dump at a time per build, the executors' first; about 7 s): the AM, once it
+    // unregistered, waits for its dump rather than end it with the application.
+    ItCluster.ClientRun first = job(10);
     assertTrue(archiveStates(first.appId()).stream().allMatch("absent"::equals), archiveStates(first.appId()).toString());
     assertEquals("absent", amArchiveState(first.appId()));
     Path archive = awaitArchive(0);
     assertTrue(archive.toString().contains("/usercache/"), "beside the user's applications: " + archive);
     assertTrue(Files.exists(archive.resolveSibling("elasticam.jar")), "with the jar it was made from");
     assertTrue(executorLogs(first.appId()).contains("made this node's start-up archive"));
-    assertTrue(logs(first.appId(), "am.log").contains("The AM made this node's start-up archive"),
-        "the AM's own archive, made once its first executor registered");
+    String amLog = awaitLogLine(first.appId(), "am.log", List.of("The AM made this node's start-up archive",
+        "The AM did not make a start-up archive"), Duration.ofSeconds(60));
+    assertTrue(amLog.contains("The AM made this node's start-up archive"),
+        "the AM's own archive, made once its first executor registered, even if its application ended first:\n"
+            + amLog);
+    int unregistered = amLog.indexOf("Unregistered with final status");
+    if (unregistered >= 0 && unregistered < amLog.indexOf("The AM made this node's start-up archive")) {
+      assertTrue(amLog.contains("The AM waits up to 30 s for its start-up archive"), amLog);
+    }
     assertEquals(Optional.of(archive.resolveSibling("am.jsa")), archive("am.jsa"), "beside the executors'");
 
     ItCluster.ClientRun second = job(2);

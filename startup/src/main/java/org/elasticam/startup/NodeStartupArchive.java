@@ -95,6 +95,8 @@ public final class NodeStartupArchive {
    * archive would make it again, in turn, and the later ones would throw away what the first made.
    */
   private final FileTime refusedArchiveTime;
+  /** The thread making this JVM's archive; null until one is started. */
+  private volatile Thread making;
 
   /** Lock files' ages are read against it (their mtimes are wall-clock time, as the system clock's). */
   private final Clock clock = Clock.system();
@@ -212,7 +214,25 @@ public final class NodeStartupArchive {
     }, "startup-archive");
     t.setDaemon(true);
     t.setPriority(Thread.MIN_PRIORITY);
+    making = t;
     t.start();
+  }
+
+  /**
+   * For a JVM whose work is over: waits up to {@code max} for the archive it is making. Ended with
+   * the JVM, the dump is lost, and in a short application (the AM's dump starts once its first
+   * executor registered) every later JVM here would start without an archive and be cut off in turn.
+   *
+   * @return true when no archive is being made any more
+   */
+  public boolean awaitMaking(String who, Duration max) throws InterruptedException {
+    Thread t = making;
+    if (t == null || !t.isAlive()) {
+      return true;
+    }
+    LOG.info("{} waits up to {} s for its start-up archive at {} before it exits", who, max.toSeconds(), archive());
+    t.join(max.toMillis());
+    return !t.isAlive();
   }
 
   /** Makes the archive unless another executor is at it or already made it; never throws. */

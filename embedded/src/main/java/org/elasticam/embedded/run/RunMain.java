@@ -86,6 +86,7 @@ public final class RunMain {
       Runtime.getRuntime().removeShutdownHook(hook);
       if (appId != null) {
         printLogs(cluster, args.nodes(), appId, out);
+        awaitAmExit(cluster, appId, out);
       }
       out.println("Stopping the embedded cluster.");
       return code;
@@ -106,6 +107,47 @@ public final class RunMain {
   }
 
   /** Each container's log file, by the file it holds, where the user can open it; at most a few executors. */
+  /** Longer than the AM's own wait for its start-up archive after it unregistered. */
+  private static final java.time.Duration AM_EXIT_WAIT = java.time.Duration.ofSeconds(40);
+
+  /**
+   * The application is FINISHED once its AM unregistered, but the AM may still be making its
+   * start-up archive for the next run: stopping the cluster now would end that too, and every run's
+   * AM would start without one. Waits while the attempt is FINISHING (its container running).
+   */
+  private static void awaitAmExit(EmbeddedCluster cluster, String appId, PrintStream out) {
+    try (org.apache.hadoop.yarn.client.api.YarnClient yarn = org.apache.hadoop.yarn.client.api.YarnClient
+        .createYarnClient()) {
+      yarn.init(cluster.configuration());
+      yarn.start();
+      org.apache.hadoop.yarn.api.records.ApplicationId id = org.apache.hadoop.yarn.api.records.ApplicationId
+          .fromString(appId);
+      long start = System.nanoTime();
+      long deadline = start + AM_EXIT_WAIT.toNanos();
+      boolean said = false;
+      while (System.nanoTime() < deadline) {
+        org.apache.hadoop.yarn.api.records.ApplicationAttemptId attempt = yarn.getApplicationReport(id)
+            .getCurrentApplicationAttemptId();
+        if (attempt == null || yarn.getApplicationAttemptReport(attempt).getYarnApplicationAttemptState()
+            != org.apache.hadoop.yarn.api.records.YarnApplicationAttemptState.FINISHING) {
+          return;
+        }
+        // Every AM's container ends a moment after it unregistered; only a longer wait is worth a line.
+        if (!said && System.nanoTime() - start > java.util.concurrent.TimeUnit.SECONDS.toNanos(2)) {
+          out.println("Waiting for the AM's container to end (it makes the AM's start-up archive for later runs).");
+          said = true;
+        }
+        Thread.sleep(250);
+      }
+      out.println("The AM's container had not ended after " + AM_EXIT_WAIT.toSeconds() + " s; stopping anyway.");
+    } catch (IOException | org.apache.hadoop.yarn.exceptions.YarnException e) {
+      // The summary is printed; the wait only spares the next run's AM its start.
+      out.println("Could not ask the ResourceManager whether the AM ended (" + e + "); stopping the cluster.");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   private static void printLogs(EmbeddedCluster cluster, int nodes, String appId, PrintStream out) throws IOException {
     List<Path> am = new ArrayList<>();
     List<Path> executors = new ArrayList<>();
