@@ -115,10 +115,13 @@ class StreamingCleanupIT {
     assertEquals(BATCHES, removed.size(), "each batch's shuffle deleted, the failed one's too: " + removed.size());
 
     // One batch's shuffle is 4 MiB; two may be on disk at once (one written, one not deleted yet).
+    // While a late start's backlog is caught up, batches end every 0.1-0.2 s and the service's
+    // deletes trail them by a few: 3.5 batches' worth once on a busy machine (its first batch took
+    // 6.5 s, the next eight ended within 1.6 s). Kept, they would be all 24.
     long perBatch = 2L * RECORDS_PER_MAP * 64 * 1024;
     long peak = usage.stream().mapToLong(Long::longValue).max().orElse(0);
     assertTrue(peak > 0, "the sampler saw shuffle files: " + usage);
-    assertTrue(peak <= 3 * perBatch, "at most a few batches' shuffle on disk at any time, not " + BATCHES
+    assertTrue(peak <= 6 * perBatch, "at most a few batches' shuffle on disk at any time, not " + BATCHES
         + ": peak " + peak + " bytes, one batch " + perBatch);
     Figures.record("StreamingCleanupIT", "default", String.format(java.util.Locale.ROOT,
         "%d batches of %,d bytes of shuffle: peak on the nodes' disks %,d bytes (%.1f batches); batch %d failed,"

@@ -35,12 +35,12 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
 
   private static final Logger LOG = LoggerFactory.getLogger(RecoveryJournal.class);
   public static final String NAME = "am-journal";
+  /** How soon a failed write is tried again when no change comes to try it sooner. */
+  private static final long RETRY_MS = 1_000;
 
   private final StagingFiles files;
   private final AmJournal.Builder state;
   private final LongSupplier completedExecutorMs;
-  private static final long RETRY_MS = 1_000;
-
   private final ScheduledThreadPoolExecutor writer = writerThread();
   private final Object writeLock = new Object();
   private long version;

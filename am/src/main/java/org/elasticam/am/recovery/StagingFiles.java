@@ -62,7 +62,7 @@ final class StagingFiles {
     java.nio.file.Path target = java.nio.file.Path.of(path(name).toUri());
     java.nio.file.Path tmp = target.resolveSibling("." + name + ".tmp");
     try {
-      // No CREATE_NEW and no parent: a directory removed at the application's end stays removed.
+      // Makes the file, never its directory: a directory removed at the application's end stays removed.
       java.nio.file.Files.write(tmp, content);
       java.nio.file.Files.move(tmp, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     } catch (java.nio.file.NoSuchFileException e) {

@@ -106,7 +106,6 @@ public final class RunMain {
     return RunArgs.USAGE_HEAD + "\n" + options + "\n" + RunArgs.USAGE_TAIL;
   }
 
-  /** Each container's log file, by the file it holds, where the user can open it; at most a few executors. */
   /** Longer than the AM's own wait for its start-up archive after it unregistered. */
   private static final java.time.Duration AM_EXIT_WAIT = java.time.Duration.ofSeconds(40);
 
@@ -148,6 +147,7 @@ public final class RunMain {
     }
   }
 
+  /** Each container's log file, by the file it holds, where the user can open it; at most a few executors. */
   private static void printLogs(EmbeddedCluster cluster, int nodes, String appId, PrintStream out) throws IOException {
     List<Path> am = new ArrayList<>();
     List<Path> executors = new ArrayList<>();
