@@ -105,6 +105,7 @@ final class AmRestart {
         allocator.core().ledger().nextExecutorId(), adopted.stream().map(RecoveryJournal::entry).toList(),
         stagesDone, stagesRunning, stream, executorSeconds::completedMs);
     journal.coalesceOn(r -> loop.schedule(JOURNAL_COALESCE, r));
+    journal.retryOn(loop);
     allocator.recordTo(journal);
     if (attempt <= 1) {
       return new Restart(journal, null);

@@ -222,17 +222,13 @@ public final class NodeStartupArchive {
    * For a JVM whose work is over: waits up to {@code max} for the archive it is making. Ended with
    * the JVM, the dump is lost, and in a short application (the AM's dump starts once its first
    * executor registered) every later JVM here would start without an archive and be cut off in turn.
-   *
-   * @return true when no archive is being made any more
    */
-  public boolean awaitMaking(String who, Duration max) throws InterruptedException {
+  public void awaitMaking(String who, Duration max) throws InterruptedException {
     Thread t = making;
-    if (t == null || !t.isAlive()) {
-      return true;
+    if (t != null && t.isAlive()) {
+      LOG.info("{} waits up to {} s for its start-up archive at {} before it exits", who, max.toSeconds(), archive());
+      t.join(max.toMillis());
     }
-    LOG.info("{} waits up to {} s for its start-up archive at {} before it exits", who, max.toSeconds(), archive());
-    t.join(max.toMillis());
-    return !t.isAlive();
   }
 
   /** Makes the archive unless another executor is at it or already made it; never throws. */

@@ -5,7 +5,8 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -27,46 +28,48 @@ import org.slf4j.LoggerFactory;
  * its container, so a later attempt can never meet a container it knows nothing about, nor hand
  * out an executor id twice.
  *
- * <p>A failed write is logged and tried again a second later, and with every change, until one
- * succeeds: a change followed by none (a finished stage before a long pause) must still reach the
- * disk. A journal behind the state costs a re-run of stages after a restart, never correctness.
+ * <p>A failed write is logged and tried again a second later (on the owning thread's timer, once
+ * {@link #runOn} gave one), and with every change, until one succeeds: a change followed by none (a
+ * finished stage before a long pause) must still reach the disk. A journal behind the state costs
+ * a re-run of stages after a restart, never correctness.
  */
 public final class RecoveryJournal implements Recovery.Journal, ContainerJournal, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(RecoveryJournal.class);
   public static final String NAME = "am-journal";
   /** How soon a failed write is tried again when no change comes to try it sooner. */
-  private static final long RETRY_MS = 1_000;
+  static final java.time.Duration RETRY = java.time.Duration.ofSeconds(1);
 
   private final StagingFiles files;
   private final AmJournal.Builder state;
   private final LongSupplier completedExecutorMs;
-  private final ScheduledThreadPoolExecutor writer = writerThread();
+  private final ExecutorService writer;
   private final Object writeLock = new Object();
   private long version;
   private long written;
   private byte[] latest;
   private boolean warned;
-  /** A retry of a failed write is waiting on the writer thread. Writer thread. */
-  private boolean retryPending;
+  /** A retry of a failed write is waiting for its time; set by the writer, cleared on the timer's thread. */
+  private final java.util.concurrent.atomic.AtomicBoolean retryPending = new java.util.concurrent.atomic.AtomicBoolean();
+  /** The owning thread's timer for retries; none until {@link #runOn}. */
+  private volatile org.elasticam.time.Scheduler timer;
   /** Runs a task on the owning thread a little later; at once until {@link #coalesceOn} is called. */
   private java.util.function.Consumer<Runnable> later = Runnable::run;
   private boolean flushPending;
   /** Set once the application is ending: the staging directory that holds the journal goes next. */
   private volatile boolean closed;
 
-  private static ScheduledThreadPoolExecutor writerThread() {
-    ScheduledThreadPoolExecutor w = new ScheduledThreadPoolExecutor(1, r -> {
+  private static ExecutorService writerThread() {
+    return Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "journal-writer");
       t.setDaemon(true);
       return t;
     });
-    // A retry still waiting when the journal closes is dropped: the staging directory goes next.
-    w.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-    return w;
   }
 
-  private RecoveryJournal(StagingFiles files, AmJournal.Builder state, LongSupplier completedExecutorMs) {
+  private RecoveryJournal(StagingFiles files, AmJournal.Builder state, LongSupplier completedExecutorMs,
+      ExecutorService writer) {
+    this.writer = writer;
     this.files = files;
     this.state = state;
     this.completedExecutorMs = completedExecutorMs;
@@ -94,10 +97,19 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
   public static RecoveryJournal start(Configuration conf, String stagingDir, int attempt, int nextExecutorId,
       List<JournalExecutor> survivors, List<JournalStage> completedStages, List<JournalStage> runningStages,
       org.elasticam.rpc.journal.StreamProgress stream, LongSupplier completedExecutorMs) throws IOException {
+    return start(conf, stagingDir, attempt, nextExecutorId, survivors, completedStages, runningStages, stream,
+        completedExecutorMs, writerThread());
+  }
+
+  /** As the public one, with the executor that writes (tests write on the caller's thread). */
+  static RecoveryJournal start(Configuration conf, String stagingDir, int attempt, int nextExecutorId,
+      List<JournalExecutor> survivors, List<JournalStage> completedStages, List<JournalStage> runningStages,
+      org.elasticam.rpc.journal.StreamProgress stream, LongSupplier completedExecutorMs, ExecutorService writer)
+      throws IOException {
     AmJournal.Builder b = AmJournal.newBuilder().setAttempt(attempt).setNextExecutorId(nextExecutorId)
         .addAllExecutors(survivors).addAllCompletedStages(completedStages).addAllRunningStages(runningStages)
         .setStream(stream);
-    RecoveryJournal j = new RecoveryJournal(new StagingFiles(conf, stagingDir), b, completedExecutorMs);
+    RecoveryJournal j = new RecoveryJournal(new StagingFiles(conf, stagingDir), b, completedExecutorMs, writer);
     j.persist(true);
     return j;
   }
@@ -186,6 +198,11 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
     this.later = later;
   }
 
+  /** The owning thread's timer, on which a failed write waits {@link #RETRY} before it is tried again. */
+  public void retryOn(org.elasticam.time.Scheduler timer) {
+    this.timer = timer;
+  }
+
   private void persist(boolean wait) {
     if (!wait) {
       if (!flushPending) {
@@ -250,21 +267,21 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
     } catch (IOException e) {
       if (!warned) {
         LOG.warn("Could not write the AM journal ({}); a restarted AM would re-run more stages. Trying again every"
-            + " {} ms", e.toString(), RETRY_MS);
+            + " {} ms", e.toString(), RETRY.toMillis());
         warned = true;
       }
-      if (!retryPending && !closed) {
-        retryPending = true;
-        try {
-          writer.schedule(() -> {
-            retryPending = false;
+      org.elasticam.time.Scheduler t = timer;
+      if (t != null && !closed && retryPending.compareAndSet(false, true)) {
+        t.schedule(RETRY, () -> {
+          retryPending.set(false);
+          try {
             if (!closed) {
-              writeLatest();
+              writer.execute(this::writeLatest);
             }
-          }, RETRY_MS, TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException closing) {
-          retryPending = false;
-        }
+          } catch (java.util.concurrent.RejectedExecutionException closing) {
+            // closed meanwhile: the staging directory goes next
+          }
+        });
       }
     }
   }

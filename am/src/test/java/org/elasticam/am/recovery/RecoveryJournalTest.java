@@ -124,19 +124,26 @@ class RecoveryJournalTest {
 
   @Test
   void aFailedWriteIsTriedAgainWithoutAFurtherChange() throws Exception {
+    org.elasticam.time.ManualScheduler timer = new org.elasticam.time.ManualScheduler(
+        new org.elasticam.time.ManualClock(0));
+    // Writes on this thread, so each change's write has happened when the change returns.
     try (RecoveryJournal j = RecoveryJournal.start(conf, dir(), 1, 1, List.of(), List.of(), List.of(),
-        org.elasticam.rpc.journal.StreamProgress.getDefaultInstance(), completedMs::get)) {
+        org.elasticam.rpc.journal.StreamProgress.getDefaultInstance(), completedMs::get,
+        com.google.common.util.concurrent.MoreExecutors.newDirectExecutorService())) {
+      j.retryOn(timer);
       // The temporary name taken by a directory: every write fails until it goes.
       Path blocker = Files.createDirectories(staging.resolve("." + RecoveryJournal.NAME + ".tmp").resolve("x"));
       j.stageCompleted(JournalStage.newBuilder().setStageId(0).setCompletedAtMs(5_000).build());
-      Thread.sleep(200);
       assertEquals(0, RecoveryJournal.read(conf, dir()).orElseThrow().getCompletedStagesCount());
+      assertEquals(1, timer.pending(), "a retry waits");
+      timer.advance(RecoveryJournal.RETRY);
+      assertEquals(0, RecoveryJournal.read(conf, dir()).orElseThrow().getCompletedStagesCount());
+      assertEquals(1, timer.pending(), "and another, while it fails");
       assertTrue(org.apache.hadoop.fs.FileUtil.fullyDelete(blocker.getParent().toFile()));
-      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-      while (RecoveryJournal.read(conf, dir()).orElseThrow().getCompletedStagesCount() == 0) {
-        assertTrue(System.nanoTime() < deadline, "the completed stage reached the disk with no later change");
-        Thread.sleep(50);
-      }
+      timer.advance(RecoveryJournal.RETRY);
+      assertEquals(1, RecoveryJournal.read(conf, dir()).orElseThrow().getCompletedStagesCount(),
+          "the completed stage reached the disk with no later change");
+      assertEquals(0, timer.pending(), "no retry once written");
     }
   }
 
