@@ -111,6 +111,30 @@ final class ExecutorTurnover {
     }
   }
 
+  /**
+   * Executors on a node the job excluded after task failures get no task there until the exclusion
+   * expires, yet each holds a container the target counts: while tasks wait, they would wait beside
+   * it. Each goes once it runs nothing, so the allocator asks for its replacement on another node,
+   * unless it alone serves shuffle output still wanted (no shuffle service has it), which would have
+   * to run again. An executor that has not yet registered there goes when it registers idle.
+   */
+  void leaveExcludedNodes(Set<String> excludedHosts) {
+    if (excludedHosts.isEmpty()) {
+      return;
+    }
+    for (JobEngine.Session s : List.copyOf(sessions.all())) {
+      String id = s.executorId;
+      if (excludedHosts.contains(s.host) && scheduler.runningOn(id) == 0 && !mapOutputs.holdsUnservedOutput(id)) {
+        String why = "its node " + s.host + " is excluded after task failures there: it can run no task";
+        LOG.info("Removing executor {}: {}; its container goes back, so that a replacement can start elsewhere", id,
+            why);
+        roster.removing(id);
+        allocator.killExecutor(id, why);
+        lost(id, "removed: its node is excluded", false);
+      }
+    }
+  }
+
   /** The streaming policy's executors to remove: they stop getting tasks and go once idle. */
   void retire(StreamingDecision d) {
     for (String id : d.remove()) {

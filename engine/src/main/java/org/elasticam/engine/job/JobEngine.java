@@ -173,6 +173,7 @@ public final class JobEngine {
       return;
     }
     target.syncIfExclusionsChanged();
+    turnover.leaveExcludedNodes(target.excluded());
     sessions.checkHeartbeats();
     tasks.speculate();
     if (dynamic != null) {

@@ -69,6 +69,11 @@ final class TargetSync {
         exclusionsSent);
   }
 
+  /** The hosts excluded as of the last request. */
+  Set<String> excluded() {
+    return exclusionsSent;
+  }
+
   /** Every tick: an exclusion that expired since the last request lets YARN place containers there again. */
   void syncIfExclusionsChanged() {
     if (!exclusions.excluded(clock.nowMs()).equals(exclusionsSent)) {
