@@ -140,6 +140,7 @@ final class OutputRecovery {
     LOG.info("Deleting the files of shuffle {} on {} server(s): {}", shuffleId, servers.size(), why);
     events.write(Event.SHUFFLE_REMOVED, SHUFFLE_ID, shuffleId, SERVERS, servers.size(), REASON, why);
     shuffleCleaner.remove(shuffleId, servers);
+    mapOutputs.deleted(shuffleId);
   }
 
   private static String abbreviate(List<Integer> ids) {

@@ -24,6 +24,8 @@ public final class MapOutputs {
   private final Map<Integer, Set<Integer>> lost = new HashMap<>();
   /** Per shuffle, why its output was last lost, for the log of the re-run it causes. */
   private final Map<Integer, String> lostWhy = new HashMap<>();
+  /** Shuffles whose files their servers were told to delete: what is left of them is worth nothing. */
+  private final Set<Integer> deleted = new HashSet<>();
 
   public void register(int shuffleId, int maps) {
     byShuffle.putIfAbsent(shuffleId, new Output[maps]);
@@ -32,6 +34,7 @@ public final class MapOutputs {
   /** No stage will read this shuffle again and none will re-run its maps: its locations go. */
   public void forget(int shuffleId) {
     byShuffle.remove(shuffleId);
+    deleted.remove(shuffleId);
     lost.remove(shuffleId);
     lostWhy.remove(shuffleId);
   }
@@ -136,9 +139,18 @@ public final class MapOutputs {
     return out;
   }
 
-  /** Whether this executor holds output that would be lost with it (no service serves it). */
+  /** Every stage that reads this shuffle completed and its servers were told to delete its files. */
+  public void deleted(int shuffleId) {
+    deleted.add(shuffleId);
+  }
+
+  /**
+   * Whether this executor holds output that would be lost with it (no service serves it), of a
+   * shuffle whose files were not deleted.
+   */
   public boolean holdsUnservedOutput(String executorId) {
-    return byShuffle.values().stream().flatMap(java.util.Arrays::stream)
+    return byShuffle.entrySet().stream().filter(e -> !deleted.contains(e.getKey()))
+        .flatMap(e -> java.util.Arrays.stream(e.getValue()))
         .anyMatch(o -> o != null && !o.external() && o.executorId().equals(executorId));
   }
 

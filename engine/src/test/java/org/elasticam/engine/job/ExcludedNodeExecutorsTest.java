@@ -90,6 +90,36 @@ class ExcludedNodeExecutorsTest {
   }
 
   @Test
+  void itGoesOnceEveryStageThatReadsItsOutputCompleted() {
+    JobEngine e = h.engine(excluding(), new DagPlan(List.of(
+        Stage.builder(0, "map", "T").tasks(6).writesShuffle(4).build(),
+        Stage.builder(1, "reduce", "T").tasks(4).parents(0).build(),
+        Stage.builder(2, "after", "T").tasks(4).parents(1).build())));
+    e.start();
+    Link bad = new Link();
+    Link good = new Link();
+    h.allocator.launched.put("1", "c1");
+    JobEngine.Session s1 = e.register(bad, new Registration("1", "h1", "c1", 2, 100, "17", "/jdk", List.of("/d"),
+        false, Map.of()));
+    JobEngine.Session s2 = h.register(e, "2", good);
+    TaskLaunch map = bad.launched.remove(0);
+    e.taskReported(s1, new TaskReport(map.attempt().taskId(), TaskReport.State.SUCCEEDED, "", 7337, null));
+    fail(e, s1, bad);
+    fail(e, s1, bad);
+    EngineHarness.succeedAll(e, s1, bad);
+    assertEquals(Set.of("h1"), h.allocator.excluded);
+    while (!good.launched.isEmpty() && h.named(org.elasticam.report.events.Event.STAGE_COMPLETED).size() < 2) {
+      h.time.advance(Duration.ofMillis(100));
+      assertTrue(h.allocator.killed.isEmpty(), "kept while stage 1 may read its output: " + h.allocator.killed);
+      TaskLaunch t = good.launched.remove(0);
+      e.taskReported(s2, new TaskReport(t.attempt().taskId(), TaskReport.State.SUCCEEDED, "", 7337, null));
+    }
+    assertEquals(2, h.named(org.elasticam.report.events.Event.STAGE_COMPLETED).size(), "map and reduce done");
+    h.time.advance(Duration.ofMillis(100));
+    assertEquals(List.of("1" + GONE), h.allocator.killed, "its shuffle's files were deleted: nothing left to keep");
+  }
+
+  @Test
   void withoutExclusionsNoExecutorIsRemovedForItsFailures() {
     DriverSettings off = EngineHarness.settings(0.0, Duration.ofSeconds(30));
     JobEngine e = h.engine(off, EngineHarness.chain(1, 8));

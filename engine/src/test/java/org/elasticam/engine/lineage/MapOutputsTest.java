@@ -48,6 +48,17 @@ class MapOutputsTest {
   }
 
   @Test
+  void outputOfADeletedShuffleIsNothingToKeepAnExecutorFor() {
+    outputs.register(0, 1);
+    outputs.register(1, 1);
+    outputs.put(0, 0, on("1", false));
+    outputs.put(1, 0, on("2", false));
+    outputs.deleted(0);
+    assertFalse(outputs.holdsUnservedOutput("1"), "its only output's files were deleted");
+    assertTrue(outputs.holdsUnservedOutput("2"));
+  }
+
+  @Test
   void aLostNodeTakesEveryOutputOnItServedOrNot() {
     outputs.register(0, 3);
     outputs.put(0, 0, on("1", false));
