@@ -115,8 +115,9 @@ final class ExecutorTurnover {
    * Executors on a node the job excluded after task failures get no task there until the exclusion
    * expires, yet each holds a container the target counts: while tasks wait, they would wait beside
    * it. Each goes once it runs nothing, so the allocator asks for its replacement on another node,
-   * unless it alone serves shuffle output (no shuffle service has it) whose files were not yet
-   * deleted, as every stage that reads them completed: removing it would run those maps again. An executor that has not yet registered there goes when it registers.
+   * unless it alone serves shuffle output (no shuffle service has it) whose files are not yet
+   * deleted (they are once every stage that reads them completed): removing it would run those
+   * maps again. An executor that has not yet registered there goes when it registers.
    */
   void leaveExcludedNodes(Set<String> excludedHosts) {
     if (excludedHosts.isEmpty()) {
