@@ -2,13 +2,17 @@ package org.elasticam.am.recovery;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.conf.Configuration;
 import org.elasticam.allocator.ledger.HeldContainer;
@@ -16,7 +20,10 @@ import org.elasticam.am.driver.Recovery;
 import org.elasticam.am.yarn.ContainerJournal;
 import org.elasticam.rpc.journal.AmJournal;
 import org.elasticam.rpc.journal.JournalExecutor;
+import org.elasticam.rpc.journal.JournalMapOutput;
 import org.elasticam.rpc.journal.JournalStage;
+import org.elasticam.rpc.journal.StreamProgress;
+import org.elasticam.time.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +45,7 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
   private static final Logger LOG = LoggerFactory.getLogger(RecoveryJournal.class);
   public static final String NAME = "am-journal";
   /** How soon a failed write is tried again when no change comes to try it sooner. */
-  static final java.time.Duration RETRY = java.time.Duration.ofSeconds(1);
+  static final Duration RETRY = Duration.ofSeconds(1);
 
   private final StagingFiles files;
   private final AmJournal.Builder state;
@@ -50,9 +57,9 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
   private byte[] latest;
   private boolean warned;
   /** A retry of a failed write is waiting for its time; set by the writer, cleared on the timer's thread. */
-  private final java.util.concurrent.atomic.AtomicBoolean retryPending = new java.util.concurrent.atomic.AtomicBoolean();
+  private final AtomicBoolean retryPending = new AtomicBoolean();
   /** The owning thread's timer for retries; none until {@link #runOn}. */
-  private volatile org.elasticam.time.Scheduler timer;
+  private volatile Scheduler timer;
   /** Runs a task on the owning thread a little later; at once until {@link #coalesceOn} is called. */
   private java.util.function.Consumer<Runnable> later = Runnable::run;
   private boolean flushPending;
@@ -96,7 +103,7 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
    */
   public static RecoveryJournal start(Configuration conf, String stagingDir, int attempt, int nextExecutorId,
       List<JournalExecutor> survivors, List<JournalStage> completedStages, List<JournalStage> runningStages,
-      org.elasticam.rpc.journal.StreamProgress stream, LongSupplier completedExecutorMs) throws IOException {
+      StreamProgress stream, LongSupplier completedExecutorMs) throws IOException {
     return start(conf, stagingDir, attempt, nextExecutorId, survivors, completedStages, runningStages, stream,
         completedExecutorMs, writerThread());
   }
@@ -104,7 +111,7 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
   /** As the public one, with the executor that writes (tests write on the caller's thread). */
   static RecoveryJournal start(Configuration conf, String stagingDir, int attempt, int nextExecutorId,
       List<JournalExecutor> survivors, List<JournalStage> completedStages, List<JournalStage> runningStages,
-      org.elasticam.rpc.journal.StreamProgress stream, LongSupplier completedExecutorMs, ExecutorService writer)
+      StreamProgress stream, LongSupplier completedExecutorMs, ExecutorService writer)
       throws IOException {
     AmJournal.Builder b = AmJournal.newBuilder().setAttempt(attempt).setNextExecutorId(nextExecutorId)
         .addAllExecutors(survivors).addAllCompletedStages(completedStages).addAllRunningStages(runningStages)
@@ -143,7 +150,7 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
   }
 
   @Override
-  public void taskSucceeded(int stageId, int task, org.elasticam.rpc.journal.JournalMapOutput output) {
+  public void taskSucceeded(int stageId, int task, JournalMapOutput output) {
     int i = 0;
     while (i < state.getRunningStagesCount() && state.getRunningStages(i).getStageId() != stageId) {
       i++;
@@ -182,7 +189,7 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
   }
 
   @Override
-  public void streamProgress(org.elasticam.rpc.journal.StreamProgress progress) {
+  public void streamProgress(StreamProgress progress) {
     state.setStream(progress);
     persist(false);
   }
@@ -199,7 +206,7 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
   }
 
   /** The owning thread's timer, on which a failed write waits {@link #RETRY} before it is tried again. */
-  public void retryOn(org.elasticam.time.Scheduler timer) {
+  public void retryOn(Scheduler timer) {
     this.timer = timer;
   }
 
@@ -230,7 +237,7 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
     Future<?> f;
     try {
       f = writer.submit(this::writeLatest);
-    } catch (java.util.concurrent.RejectedExecutionException closing) {
+    } catch (RejectedExecutionException closing) {
       return;
     }
     if (wait) {
@@ -238,7 +245,7 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
         f.get(30, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-      } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+      } catch (ExecutionException | TimeoutException e) {
         LOG.warn("The AM journal (version {}) may not be on disk: {}", v, e.toString());
       }
     }
@@ -270,7 +277,7 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
             + " {} ms", e.toString(), RETRY.toMillis());
         warned = true;
       }
-      org.elasticam.time.Scheduler t = timer;
+      Scheduler t = timer;
       if (t != null && !closed && retryPending.compareAndSet(false, true)) {
         t.schedule(RETRY, () -> {
           retryPending.set(false);
@@ -278,7 +285,7 @@ public final class RecoveryJournal implements Recovery.Journal, ContainerJournal
             if (!closed) {
               writer.execute(this::writeLatest);
             }
-          } catch (java.util.concurrent.RejectedExecutionException closing) {
+          } catch (RejectedExecutionException closing) {
             // closed meanwhile: the staging directory goes next
           }
         });

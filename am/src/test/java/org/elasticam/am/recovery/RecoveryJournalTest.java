@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.common.util.concurrent.MoreExecutors;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +18,9 @@ import org.elasticam.allocator.model.ExecutorId;
 import org.elasticam.rpc.journal.AmJournal;
 import org.elasticam.rpc.journal.JournalMapOutput;
 import org.elasticam.rpc.journal.JournalStage;
+import org.elasticam.rpc.journal.StreamProgress;
+import org.elasticam.time.ManualClock;
+import org.elasticam.time.ManualScheduler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,7 +45,7 @@ class RecoveryJournalTest {
   @Test
   void aSecondAttemptReadsWhatTheFirstRecorded() throws Exception {
     try (RecoveryJournal j = RecoveryJournal.start(conf, dir(), 1, 1, List.of(), List.of(), List.of(),
-        org.elasticam.rpc.journal.StreamProgress.getDefaultInstance(), completedMs::get)) {
+        StreamProgress.getDefaultInstance(), completedMs::get)) {
       j.launching(List.of(container(1, "h1"), container(2, "h2")), 3);
       // Launches are on disk when launching returns, before any container is started.
       assertEquals(2, RecoveryJournal.read(conf, dir()).orElseThrow().getExecutorsCount());
@@ -54,7 +58,7 @@ class RecoveryJournalTest {
       j.completed("container_1_0001_01_000002");
       // A re-run of lost maps replaces the stage's record instead of adding a second one.
       j.stageCompleted(JournalStage.newBuilder().setStageId(0).setCompletedAtMs(9_000).build());
-      j.streamProgress(org.elasticam.rpc.journal.StreamProgress.newBuilder().setStartMs(100).setBatchesDone(4).build());
+      j.streamProgress(StreamProgress.newBuilder().setStartMs(100).setBatchesDone(4).build());
     }
     AmJournal read = RecoveryJournal.read(conf, dir()).orElseThrow();
     assertEquals(1, read.getAttempt());
@@ -76,7 +80,7 @@ class RecoveryJournalTest {
   void aStagingDirectoryRemovedAtTheEndStaysRemoved() throws Exception {
     Path app = Files.createDirectory(staging.resolve("application_1_0001"));
     RecoveryJournal j = RecoveryJournal.start(conf, app.toUri().toString(), 1, 1, List.of(), List.of(), List.of(),
-        org.elasticam.rpc.journal.StreamProgress.getDefaultInstance(), completedMs::get);
+        StreamProgress.getDefaultInstance(), completedMs::get);
     j.launching(List.of(container(1, "h1")), 2);
     // A change still on its way when the directory goes fails; it does not make the directory again.
     assertTrue(org.apache.hadoop.fs.FileUtil.fullyDelete(app.toFile()));
@@ -124,12 +128,12 @@ class RecoveryJournalTest {
 
   @Test
   void aFailedWriteIsTriedAgainWithoutAFurtherChange() throws Exception {
-    org.elasticam.time.ManualScheduler timer = new org.elasticam.time.ManualScheduler(
-        new org.elasticam.time.ManualClock(0));
+    ManualScheduler timer = new ManualScheduler(
+        new ManualClock(0));
     // Writes on this thread, so each change's write has happened when the change returns.
     try (RecoveryJournal j = RecoveryJournal.start(conf, dir(), 1, 1, List.of(), List.of(), List.of(),
-        org.elasticam.rpc.journal.StreamProgress.getDefaultInstance(), completedMs::get,
-        com.google.common.util.concurrent.MoreExecutors.newDirectExecutorService())) {
+        StreamProgress.getDefaultInstance(), completedMs::get,
+        MoreExecutors.newDirectExecutorService())) {
       j.retryOn(timer);
       // The temporary name taken by a directory: every write fails until it goes.
       Path blocker = Files.createDirectories(staging.resolve("." + RecoveryJournal.NAME + ".tmp").resolve("x"));

@@ -104,9 +104,7 @@ final class ExecutorTurnover {
             ? "idle: no task past its idle deadline; its shuffle output stays served by its node's shuffle service"
             : "idle: no task past its idle deadline";
         LOG.info("Removing executor {}: {}", id, why);
-        roster.removing(id);
-        allocator.killExecutor(id, why);
-        lost(id, "removed: idle", false);
+        remove(id, why, "removed: idle");
       }
     }
   }
@@ -129,11 +127,16 @@ final class ExecutorTurnover {
         String why = "its node " + s.host + " is excluded after task failures there: it can run no task";
         LOG.info("Removing executor {}: {}; its container goes back, so that a replacement can start elsewhere", id,
             why);
-        roster.removing(id);
-        allocator.killExecutor(id, why);
-        lost(id, "removed: its node is excluded", false);
+        remove(id, why, "removed: its node is excluded");
       }
     }
+  }
+
+  /** An idle executor we no longer want: its container goes back, and its loss is one we meant. */
+  private void remove(String id, String why, String lostWhy) {
+    roster.removing(id);
+    allocator.killExecutor(id, why);
+    lost(id, lostWhy, false);
   }
 
   /** The streaming policy's executors to remove: they stop getting tasks and go once idle. */

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import org.elasticam.api.Stage;
 import org.elasticam.engine.job.EngineHarness.Link;
+import org.elasticam.report.events.Event;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -64,18 +65,18 @@ class ExcludedNodeExecutorsTest {
     assertEquals(Outcome.Status.SUCCEEDED, h.outcome.status(), "the job ends on the other node");
   }
 
-  @Test
-  void anExecutorThatAloneServesWantedShuffleOutputStaysOnItsExcludedNode() {
-    JobEngine e = h.engine(excluding(), new DagPlan(List.of(
-        Stage.builder(0, "map", "T").tasks(6).writesShuffle(4).build(),
-        Stage.builder(1, "reduce", "T").tasks(4).parents(0).build())));
-    e.start();
-    Link bad = new Link();
+  /** Executor 1 registers from h1, whose node has no shuffle service. */
+  private JobEngine.Session registerWithoutShuffleService(JobEngine e, Link bad) {
     h.allocator.launched.put("1", "c1");
     // No shuffle service on its node: the map output it writes lives only as long as it does.
-    JobEngine.Session s1 = e.register(bad, new Registration("1", "h1", "c1", 2, 100, "17", "/jdk", List.of("/d"),
-        false, Map.of()));
-    h.register(e, "2", new Link());
+    return e.register(bad, new Registration("1", "h1", "c1", 2, 100, "17", "/jdk", List.of("/d"), false, Map.of()));
+  }
+
+  /**
+   * Executor 1 writes one map's output, then fails two tasks, which excludes h1; the tasks it was
+   * given meanwhile succeed, so it ends idle.
+   */
+  private void writeAMapThenFailTwice(JobEngine e, JobEngine.Session s1, Link bad) {
     TaskLaunch map = bad.launched.remove(0);
     e.taskReported(s1, new TaskReport(map.attempt().taskId(), TaskReport.State.SUCCEEDED, "", 7337, null));
     fail(e, s1, bad);
@@ -83,6 +84,18 @@ class ExcludedNodeExecutorsTest {
     assertEquals(Set.of("h1"), h.allocator.excluded);
     EngineHarness.succeedAll(e, s1, bad);
     assertTrue(bad.launched.isEmpty(), "idle: no task starts on the excluded node");
+  }
+
+  @Test
+  void anExecutorThatAloneServesWantedShuffleOutputStaysOnItsExcludedNode() {
+    JobEngine e = h.engine(excluding(), new DagPlan(List.of(
+        Stage.builder(0, "map", "T").tasks(6).writesShuffle(4).build(),
+        Stage.builder(1, "reduce", "T").tasks(4).parents(0).build())));
+    e.start();
+    Link bad = new Link();
+    JobEngine.Session s1 = registerWithoutShuffleService(e, bad);
+    h.register(e, "2", new Link());
+    writeAMapThenFailTwice(e, s1, bad);
 
     h.time.advance(Duration.ofSeconds(1));
     assertTrue(h.allocator.killed.isEmpty(), "removing it would lose map output stage 1 reads: "
@@ -98,23 +111,16 @@ class ExcludedNodeExecutorsTest {
     e.start();
     Link bad = new Link();
     Link good = new Link();
-    h.allocator.launched.put("1", "c1");
-    JobEngine.Session s1 = e.register(bad, new Registration("1", "h1", "c1", 2, 100, "17", "/jdk", List.of("/d"),
-        false, Map.of()));
+    JobEngine.Session s1 = registerWithoutShuffleService(e, bad);
     JobEngine.Session s2 = h.register(e, "2", good);
-    TaskLaunch map = bad.launched.remove(0);
-    e.taskReported(s1, new TaskReport(map.attempt().taskId(), TaskReport.State.SUCCEEDED, "", 7337, null));
-    fail(e, s1, bad);
-    fail(e, s1, bad);
-    EngineHarness.succeedAll(e, s1, bad);
-    assertEquals(Set.of("h1"), h.allocator.excluded);
-    while (!good.launched.isEmpty() && h.named(org.elasticam.report.events.Event.STAGE_COMPLETED).size() < 2) {
+    writeAMapThenFailTwice(e, s1, bad);
+    while (!good.launched.isEmpty() && h.named(Event.STAGE_COMPLETED).size() < 2) {
       h.time.advance(Duration.ofMillis(100));
       assertTrue(h.allocator.killed.isEmpty(), "kept while stage 1 may read its output: " + h.allocator.killed);
       TaskLaunch t = good.launched.remove(0);
       e.taskReported(s2, new TaskReport(t.attempt().taskId(), TaskReport.State.SUCCEEDED, "", 7337, null));
     }
-    assertEquals(2, h.named(org.elasticam.report.events.Event.STAGE_COMPLETED).size(), "map and reduce done");
+    assertEquals(2, h.named(Event.STAGE_COMPLETED).size(), "map and reduce done");
     h.time.advance(Duration.ofMillis(100));
     assertEquals(List.of("1" + GONE), h.allocator.killed, "its shuffle's files were deleted: nothing left to keep");
   }
