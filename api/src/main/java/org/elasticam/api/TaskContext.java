@@ -22,7 +22,10 @@ public interface TaskContext {
   /** The task's parameters, as the stage gave them. */
   Map<String, String> params();
 
-  /** A directory for the task's scratch files, deleted when the executor exits. */
+  /**
+   * A directory for the attempt's scratch files, made when first asked for and deleted with what
+   * it holds when the attempt ends.
+   */
   Path scratchDir();
 
   /**

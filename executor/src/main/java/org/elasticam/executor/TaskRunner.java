@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -94,7 +95,6 @@ final class TaskRunner implements AutoCloseable {
     Throwable failure = null;
     boolean outputCommitted = false;
     try {
-      Files.createDirectories(task.scratchDir());
       Task t = loader.newTask(task.spec().getTaskClass());
       task.loadShuffleClasses(loader);
       t.run(task);
@@ -135,7 +135,7 @@ final class TaskRunner implements AutoCloseable {
       }
       task.releaseShuffle();
       running.remove(task.taskId());
-      deleteQuietly(task.scratchDir());
+      deleteQuietly(task.scratchPath());
     }
     long ms = clock.nowMs() - start;
     if (state == TaskState.TASK_STATE_FAILED) {
@@ -211,6 +211,9 @@ final class TaskRunner implements AutoCloseable {
   }
 
   private static void deleteQuietly(Path dir) {
+    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+      return; // the attempt made no scratch files
+    }
     try (var walk = Files.walk(dir)) {
       walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (Exception e) {
