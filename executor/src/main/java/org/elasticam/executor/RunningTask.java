@@ -139,8 +139,9 @@ final class RunningTask implements TaskContext {
   }
 
   /**
-   * Made on the first call, not for every attempt: most tasks never ask, and making and removing a
-   * directory cost each of them about 0.2 ms, a fifth of a short task's time on the executor.
+   * Made on the first call, not for every attempt: most tasks never ask, and making, walking and
+   * removing a directory for each was most of a short task's cost on the executor (about 1 ms of
+   * 1.3–1.5 ms per 1 ms task on the embedded cluster: BENCHMARKS.md, "A short task's round trip").
    */
   @Override
   public synchronized Path scratchDir() {
