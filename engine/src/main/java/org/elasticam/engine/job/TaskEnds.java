@@ -169,10 +169,14 @@ final class TaskEnds {
     if (ok && streaming == null && !lineage.isRerunning(a.stageId())) {
       journal.taskSucceeded(a.stageId(), a.index(), written);
     }
-    idleAfter(a.executorId());
     logEnd(a, u, ok ? JobEvents.Status.SUCCESS : fetchFailed ? JobEvents.Status.FAILED
         : killed ? JobEvents.Status.KILLED : JobEvents.Status.FAILED, fetchFailed, end.redundant());
     afterEnd(end, a, fetchFailed, u);
+    // After the scheduling round the end started: an executor handed its next task at once did not
+    // idle, and a line for it would be a third of a busy stage's event log.
+    if (!job.ending()) {
+      idleAfter(a.executorId());
+    }
   }
 
   /** A map attempt that succeeded: where its shuffle output is now; null for a task that writes none. */
@@ -189,7 +193,10 @@ final class TaskEnds {
     return written;
   }
 
-  /** The executor ran its last task: the event log says what its shuffle output means for its removal. */
+  /**
+   * The executor ran its last task and got no other: the event log says what its shuffle output
+   * means for its removal.
+   */
   private void idleAfter(String executorId) {
     if (scheduler.runningOn(executorId) == 0 && sessions.isRegistered(executorId)) {
       // Nothing when a service serves it; with shuffle tracking and no service, it stays for

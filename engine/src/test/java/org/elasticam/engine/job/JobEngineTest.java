@@ -289,4 +289,36 @@ class JobEngineTest {
     succeedAll(e, s2, l2);
     assertEquals(Outcome.Status.SUCCEEDED, h.outcome.status(), h.outcome.diagnostics());
   }
+
+  @Test
+  void anExecutorIsLoggedIdleOnlyWhenNoTaskFollowsItsLastAtOnce() {
+    // Executors of one slot: each end leaves its executor with nothing running until the
+    // scheduling round after it, which hands it the next waiting task if there is one.
+    JobEngine e = engine(2, 3, 1.0, Duration.ofMinutes(5));
+    Link l1 = new Link();
+    Link l2 = new Link();
+    JobEngine.Session s1 = registerOneSlot(e, "1", l1);
+    JobEngine.Session s2 = registerOneSlot(e, "2", l2);
+    assertEquals(1, l1.launched.size());
+    assertEquals(1, l2.launched.size());
+    assertEquals(1, succeedAll(e, s1, l1));
+    assertEquals(1, l1.launched.size(), "stage 0's third task went to the freed slot at once");
+    assertEquals(List.of(), idleExecutors(), "an executor handed its next task at once did not idle");
+    assertEquals(1, succeedAll(e, s2, l2));
+    assertEquals(List.of("2"), idleExecutors(), "nothing waits for executor 2 while stage 0's last task runs");
+    assertEquals(1, succeedAll(e, s1, l1));
+    assertEquals(1, l1.launched.size(), "stage 1 started on both executors");
+    assertEquals(1, l2.launched.size());
+    assertEquals(List.of("2"), idleExecutors(), "executor 1's last end of stage 0 brought it stage 1's work");
+  }
+
+  private JobEngine.Session registerOneSlot(JobEngine e, String id, Link link) {
+    allocator.launched.putIfAbsent(id, "c" + id);
+    return e.register(link, new Registration(id, "h" + id, "c" + id, 1, 100, "17", "/jdk", List.of("/d"), true,
+        Map.of()));
+  }
+
+  private List<String> idleExecutors() {
+    return h.named(Event.EXECUTOR_IDLE).stream().map(w -> String.valueOf(w.kv().get(1))).toList();
+  }
 }
