@@ -484,10 +484,8 @@ public final class ApplicationMaster {
 
   private EventLog openEventLog(String appId, boolean continuing) {
     try {
-      FileSystem fs = FileSystem.get(conf);
-      org.apache.hadoop.fs.Path dir = elastic.getOptional(ExecutorKeys.EVENT_LOG_DIR)
-          .map(org.apache.hadoop.fs.Path::new)
-          .orElseGet(() -> new org.apache.hadoop.fs.Path(fs.getHomeDirectory(), ".elasticam/events"));
+      org.apache.hadoop.fs.Path dir = EventLog.dir(conf, elastic);
+      FileSystem fs = dir.getFileSystem(conf);
       EventLog log = continuing ? EventLog.continueOrCreate(fs, dir, appId, clock) : EventLog.create(fs, dir, appId, clock);
       LOG.info("Event log: {}", log.path());
       return log;

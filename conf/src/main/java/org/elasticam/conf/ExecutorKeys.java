@@ -213,7 +213,7 @@ public final class ExecutorKeys {
 
   public static final ConfigKey<String> EVENT_LOG_DIR = key("elasticam.eventLog.dir", ValueType.STRING)
       .defaultDoc("<home on fs.defaultFS>/.elasticam/events")
-      .doc("Where the AM writes <applicationId>.jsonl, one event per line.")
+      .doc("Where the AM writes <applicationId>.jsonl, one event per line: a path on fs.defaultFS, or a URI on another file system (file:, s3a:, ...).")
       .build();
 
   private ExecutorKeys() {}

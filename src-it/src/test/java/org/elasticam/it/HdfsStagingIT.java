@@ -72,6 +72,25 @@ class HdfsStagingIT {
   }
 
   /**
+   * An event log directory on another file system than fs.defaultFS, here the local one: the AM
+   * writes the log there and the client's summary reads it back. Both qualified the directory on
+   * fs.defaultFS, and the AM failed ("Wrong FS") on every attempt.
+   */
+  @Test
+  void anEventLogOnAnotherFileSystemThanTheDefault() throws Exception {
+    Path local = java.nio.file.Files.createTempDirectory(Path.of("target").toAbsolutePath(), "local-events");
+    ItCluster.ClientRun run = it.client(it.conf(), "submit", "sleep", "--tasks", "2", "--task-ms", "10",
+        "--conf", "elasticam.executor.instances=1", "--conf", "elasticam.eventLog.dir=" + local.toUri());
+    assertEquals(0, run.exitCode(), run.out() + run.err());
+    Path log = local.resolve(run.appId() + ".jsonl");
+    List<String> lines = java.nio.file.Files.readAllLines(log);
+    String last = lines.get(lines.size() - 1);
+    assertTrue(last.contains("\"event\":\"app_end\"") && last.contains("SUCCEEDED"), last);
+    assertTrue(run.out().contains("event log       " + log), run.out());
+    assertTrue(run.out().contains("tasks           2 succeeded"), run.out());
+  }
+
+  /**
    * A later AM attempt goes on writing the log an attempt killed mid-run left open, on a cluster
    * with fewer datanodes than the file's replication (one, against HDFS's default of three): HDFS's
    * client would refuse the append for want of a datanode to add, and the log would be abandoned.

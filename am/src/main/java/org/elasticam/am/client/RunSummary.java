@@ -23,8 +23,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
+import org.elasticam.am.events.EventLog;
 import org.elasticam.conf.ElasticConf;
-import org.elasticam.conf.ExecutorKeys;
 import org.elasticam.report.events.Event;
 
 /**
@@ -38,12 +38,9 @@ public record RunSummary(Path eventLog, int tasksSucceeded, int taskAttempts, in
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** Where the AM writes the application's event log, by the same rule the AM uses. */
+  /** Where the AM writes the application's event log ({@link EventLog#dir}). */
   public static Path eventLogPath(Configuration conf, ElasticConf elastic, String appId) throws IOException {
-    FileSystem fs = FileSystem.get(conf);
-    Path dir = elastic.getOptional(ExecutorKeys.EVENT_LOG_DIR).map(Path::new)
-        .orElseGet(() -> new Path(fs.getHomeDirectory(), ".elasticam/events"));
-    return fs.makeQualified(new Path(dir, appId + ".jsonl"));
+    return new Path(EventLog.dir(conf, elastic), appId + ".jsonl");
   }
 
   public static RunSummary read(Configuration conf, Path file) throws IOException {

@@ -8,11 +8,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.elasticam.conf.ElasticConf;
+import org.elasticam.conf.ExecutorKeys;
 import org.elasticam.report.events.Event;
 import org.elasticam.report.events.EventFields;
 import org.elasticam.report.events.EventWriter;
@@ -54,6 +57,22 @@ public final class EventLog implements EventWriter, AutoCloseable {
     this.out = out;
     this.own = own;
     this.clock = clock;
+  }
+
+  /**
+   * The directory of an application's event log, qualified: {@code elasticam.eventLog.dir} on its
+   * own file system (a {@code file:} or {@code s3a:} directory is not on fs.defaultFS, and
+   * qualifying it there failed the AM), or {@code .elasticam/events} under the home directory on
+   * fs.defaultFS. The AM writes there and the client reads there.
+   */
+  public static Path dir(Configuration conf, ElasticConf elastic) throws IOException {
+    String set = elastic.getOptional(ExecutorKeys.EVENT_LOG_DIR).orElse(null);
+    if (set != null) {
+      Path dir = new Path(set);
+      return dir.getFileSystem(conf).makeQualified(dir);
+    }
+    FileSystem fs = FileSystem.get(conf);
+    return fs.makeQualified(new Path(fs.getHomeDirectory(), ".elasticam/events"));
   }
 
   /** Creates {@code <dir>/<applicationId>.jsonl}; on the local file system, without checksum files. */
