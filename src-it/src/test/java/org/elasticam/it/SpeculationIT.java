@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * A straggler on the embedded cluster: one task of four sleeps 20 times as long as its siblings on
  * its first attempt. With {@code elasticam.speculation} a copy runs on the other node, wins, and the
- * original is killed (a second stage keeps the job running while its end is reported); the stage ends in about the siblings' time plus the copy's, not the
- * straggler's; each task's output is published by exactly one attempt (a second publication would
+ * original is killed (a second stage keeps the job running while its end is reported); once both executors
+ * run its tasks, the stage ends in about the siblings' time plus the copy's, not the straggler's; each task's output is published by exactly one attempt (a second publication would
  * fail its task: the job moves its file into place without replacing), and the original, which
  * ignores the kill and asks to commit, is told no.
  */
@@ -117,17 +117,27 @@ class SpeculationIT {
     assertTrue(originalEnd.path("superseded").asBoolean(), "the original ended superseded: " + originalEnd);
     assertEquals("KILLED", originalEnd.path("status").asText(), "the original was killed, not left to sleep");
 
+    // Timed from the moment both executors ran tasks of the stage: before that the stage waits on an
+    // executor's start, which takes 1.6-9 s here depending on what else the machine runs, and says
+    // nothing about speculation. Without the copy the stage then lasts the straggler's 30 s; with it,
+    // the siblings' 3 s on the other executor plus the 1.5 x median wait and the copy's 1.5 s.
+    List<JsonNode> stageStarts = ItCluster.ofType(events, "task_start").stream()
+        .filter(e -> e.path("stage_id").asInt() == 0).toList();
+    long bothRunning = stageStarts.stream()
+        .collect(java.util.stream.Collectors.toMap(e -> e.path("host").asText(), e -> e.path("ts").asLong(), Math::min))
+        .values().stream().mapToLong(Long::longValue).max().orElseThrow();
     long submitted = ItCluster.ofType(events, "stage_submitted").get(0).path("ts").asLong();
     long completed = ItCluster.ofType(events, "stage_completed").get(0).path("ts").asLong();
-    // Without the copy the stage lasts the straggler's 30 s; with it, the siblings' 3 s on their
-    // executor plus the 1.5 x median wait and the copy's 1.5 s, with launch overheads.
-    assertTrue(completed - submitted < 20 * SIBLING_MS / 2,
-        "the stage took " + (completed - submitted) + " ms, not the straggler's " + 20 * SIBLING_MS);
+    assertTrue(completed - bothRunning < 20 * SIBLING_MS / 2,
+        "the stage took " + (completed - bothRunning) + " ms after both executors ran its tasks, not the straggler's "
+            + 20 * SIBLING_MS);
 
     Figures.record("SpeculationIT", "default", String.format(java.util.Locale.ROOT,
-        "stage done in %.1f s against the straggler's %.1f s; the copy on another node won",
-        (completed - submitted) / 1000.0, 20 * SIBLING_MS / 1000.0),
-        "stage_s", Figures.seconds(submitted, completed), "straggler_s", 20 * SIBLING_MS / 1000.0);
+        "stage done %.1f s after both executors ran its tasks (%.1f s after it was submitted) against the"
+            + " straggler's %.1f s; the copy on another node won",
+        (completed - bothRunning) / 1000.0, (completed - submitted) / 1000.0, 20 * SIBLING_MS / 1000.0),
+        "stage_s", Figures.seconds(bothRunning, completed), "submitted_to_done_s", Figures.seconds(submitted, completed),
+        "straggler_s", 20 * SIBLING_MS / 1000.0);
     for (int p = 0; p < 4; p++) {
       assertTrue(Files.exists(out.resolve("part-" + p)), "part " + p + " published");
     }
