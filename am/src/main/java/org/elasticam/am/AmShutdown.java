@@ -27,6 +27,8 @@ import org.slf4j.LoggerFactory;
 final class AmShutdown {
 
   private static final Logger LOG = LoggerFactory.getLogger(AmShutdown.class);
+  /** How long the AM waits for the event log's last lines before it unregisters. */
+  private static final long EVENT_LOG_FLUSH_MS = 30_000;
   /** How long the AM waits for released containers to be reported completed before it unregisters. */
   private static final long DRAIN_MS = 5_000;
   /**
@@ -88,6 +90,12 @@ final class AmShutdown {
           EXECUTOR_SECONDS, Math.round(seconds * 1000) / 1000.0, AM_HEAP_MB, heapMb);
       return null;
     });
+    // The log is written off the event loop; a client that sees the application finished reads it
+    // to its app_end.
+    if (!run.events().awaitFlushed(EVENT_LOG_FLUSH_MS)) {
+      LOG.warn("The event log's last lines were not written within {} ms; unregistering without them",
+          EVENT_LOG_FLUSH_MS);
+    }
     // Staging goes first: a client that sees the application finished may rely on it being gone,
     // and nothing needs the files now that every container is released. The journal ends before
     // it, or a write still pending would fail there, or make the directory again.

@@ -169,4 +169,55 @@ class HdfsStagingIT {
     assertEquals(0, run.exitCode(), run.out() + run.err());
     assertEquals(Corpus.count(fs, in), Corpus.output(fs, out, 2));
   }
+
+  /**
+   * A measurement, not a check (BENCHMARKS.md, "A short task's round trip"): the second of two
+   * stages of 2,000 one-ms tasks on two executors, with the event log alternately on HDFS and on the
+   * local file system, three rounds; each stage's time, from its log, is printed and written to
+   * target/event-log-placement.txt. Runs only when asked:
+   * {@code mvn -B verify -pl src-it -Dit.test='HdfsStagingIT#eventLogPlacement' -Delasticam.bench.eventLog=true}.
+   */
+  @Test
+  @Timeout(1800)
+  @org.junit.jupiter.api.condition.EnabledIfSystemProperty(named = "elasticam.bench.eventLog", matches = "true",
+      disabledReason = "a measurement; -Delasticam.bench.eventLog=true runs it")
+  void eventLogPlacement() throws Exception {
+    Configuration conf = it.conf();
+    FileSystem fs = FileSystem.get(conf);
+    StringBuilder report = new StringBuilder();
+    for (int round = 1; round <= 3; round++) {
+      for (boolean onHdfs : new boolean[] {true, false}) {
+        Path local = java.nio.file.Files.createTempDirectory(Path.of("target").toAbsolutePath(), "placement-events");
+        String dir = onHdfs ? "/user/it/placement-events" : local.toUri().toString();
+        ItCluster.ClientRun run = it.client(conf, "submit", "sleep", "--stages", "2", "--tasks", "2000",
+            "--task-ms", "1", "--conf", "elasticam.dynamicAllocation.enabled=false",
+            "--conf", "elasticam.executor.instances=2", "--conf", "elasticam.eventLog.dir=" + dir);
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        List<String> lines;
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(onHdfs
+            ? fs.open(new org.apache.hadoop.fs.Path(dir, run.appId() + ".jsonl"))
+            : java.nio.file.Files.newInputStream(local.resolve(run.appId() + ".jsonl")), StandardCharsets.UTF_8))) {
+          lines = r.lines().toList();
+        }
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        long submitted = 0;
+        long completed = 0;
+        for (String line : lines) {
+          com.fasterxml.jackson.databind.JsonNode e = json.readTree(line);
+          if (e.path("stage_id").asInt(-1) == 1) {
+            switch (e.path("event").asText()) {
+              case "stage_submitted" -> submitted = e.path("ts").asLong();
+              case "stage_completed" -> completed = e.path("ts").asLong();
+              default -> { }
+            }
+          }
+        }
+        assertTrue(lines.get(lines.size() - 1).contains("\"event\":\"app_end\""), "the log ends with app_end");
+        report.append(String.format(java.util.Locale.ROOT, "round %d, log %s: second stage %d ms, %d lines%n",
+            round, onHdfs ? "on HDFS" : "local", completed - submitted, lines.size()));
+      }
+    }
+    System.out.print(report);
+    java.nio.file.Files.writeString(Path.of("target", "event-log-placement.txt"), report.toString());
+  }
 }
