@@ -308,7 +308,9 @@ public final class EventLog implements EventWriter, AutoCloseable {
     private final java.util.concurrent.BlockingQueue<byte[]> pending =
         new java.util.concurrent.LinkedBlockingQueue<>(PENDING_LINES);
     private final Thread thread;
-    /** Lines handed over, and lines written and flushed (or dropped once the log broke). */
+    /** Lines handed over, and lines written and flushed (or dropped once the log broke); under {@code lock}. */
+    private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+    private final java.util.concurrent.locks.Condition progressed = lock.newCondition();
     private long handed;
     private long done;
     private volatile boolean broken;
@@ -327,32 +329,43 @@ public final class EventLog implements EventWriter, AutoCloseable {
       if (broken || stopping) {
         return;
       }
-      synchronized (this) {
-        handed++;
-      }
+      count(1, 0);
       try {
         pending.put(line);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         LOG.warn("Interrupted handing a line to the event log {}; the line is lost", path);
-        synchronized (this) {
-          done++;
-          notifyAll();
-        }
+        count(0, 1);
       }
     }
 
-    synchronized boolean awaitFlushed(long timeoutMs) throws InterruptedException {
-      long target = handed;
-      long deadline = System.nanoTime() + timeoutMs * 1_000_000;
-      while (done < target && !broken) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          return false;
-        }
-        wait(Math.max(1, left / 1_000_000));
+    private void count(long moreHanded, long moreDone) {
+      lock.lock();
+      try {
+        handed += moreHanded;
+        done += moreDone;
+        progressed.signalAll();
+      } finally {
+        lock.unlock();
       }
-      return true;
+    }
+
+    /** A bounded wait for the writer's progress, not a decision: it reads no time of its own. */
+    boolean awaitFlushed(long timeoutMs) throws InterruptedException {
+      lock.lock();
+      try {
+        long target = handed;
+        long left = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (done < target && !broken) {
+          if (left <= 0) {
+            return false;
+          }
+          left = progressed.awaitNanos(left);
+        }
+        return true;
+      } finally {
+        lock.unlock();
+      }
     }
 
     boolean stop(long timeoutMs) {
@@ -387,10 +400,7 @@ public final class EventLog implements EventWriter, AutoCloseable {
             write(line);
           }
           flush();
-          synchronized (this) {
-            done += lines;
-            notifyAll();
-          }
+          count(0, lines);
           batch.clear();
           if (end) {
             return;
@@ -430,9 +440,7 @@ public final class EventLog implements EventWriter, AutoCloseable {
     private void broke(IOException e) {
       broken = true;
       LOG.error("The event log {} could not be written and is abandoned: {}", path, e.toString());
-      synchronized (this) {
-        notifyAll();
-      }
+      count(0, 0);
     }
   }
 }
