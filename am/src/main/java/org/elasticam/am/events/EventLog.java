@@ -385,6 +385,7 @@ public final class EventLog implements EventWriter, AutoCloseable {
     @Override
     public void run() {
       List<byte[]> batch = new ArrayList<>();
+      boolean ended = false;
       try {
         while (true) {
           batch.add(pending.take());
@@ -403,11 +404,19 @@ public final class EventLog implements EventWriter, AutoCloseable {
           count(0, lines);
           batch.clear();
           if (end) {
+            ended = true;
             return;
           }
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
+      } finally {
+        if (!ended) {
+          // Whatever stopped the writer, the loop must not wait on a queue nobody drains.
+          broken = true;
+          pending.clear();
+          count(0, 0);
+        }
       }
     }
 
@@ -417,7 +426,7 @@ public final class EventLog implements EventWriter, AutoCloseable {
       }
       try {
         out.write(line);
-      } catch (IOException e) {
+      } catch (IOException | RuntimeException e) {
         broke(e);
       }
     }
@@ -432,12 +441,12 @@ public final class EventLog implements EventWriter, AutoCloseable {
         } else {
           out.flush();
         }
-      } catch (IOException e) {
+      } catch (IOException | RuntimeException e) {
         broke(e);
       }
     }
 
-    private void broke(IOException e) {
+    private void broke(Exception e) {
       broken = true;
       LOG.error("The event log {} could not be written and is abandoned: {}", path, e.toString());
       count(0, 0);

@@ -132,10 +132,22 @@ class EventLogWriterTest {
 
   @Test
   void aStreamThatFailsIsAbandonedAndNeitherWritingNorClosingWaitsForIt() {
+    abandonsAStreamThatThrows(new IOException("no space left on device"));
+  }
+
+  @Test
+  void aStreamThatThrowsAnUncheckedExceptionIsAbandonedToo() {
+    abandonsAStreamThatThrows(new IllegalStateException("the client is closed"));
+  }
+
+  private static void abandonsAStreamThatThrows(Exception failure) {
     OutputStream failing = new OutputStream() {
       @Override
       public void write(int b) throws IOException {
-        throw new IOException("no space left on device");
+        if (failure instanceof IOException io) {
+          throw io;
+        }
+        throw (RuntimeException) failure;
       }
     };
     EventLog log = EventLog.writingTo(failing, new ManualClock(0));
