@@ -88,8 +88,9 @@ class ContainerLaunchIT {
   @Test
   void aRunningContainerSurvivesARestartOfItsNodeManager() throws Exception {
     Container c = allocateOn(cluster.nodeHosts().get(1));
-    nm.startContainer(c, launch(Map.of(), "sleep 60 1>" + LOG_DIR + "/stdout 2>" + LOG_DIR + "/stderr"));
-    awaitState(c, ContainerState.RUNNING);
+    nm.startContainer(c, launch(Map.of(), "echo > " + LOG_DIR + "/started; sleep 60 1>" + LOG_DIR + "/stdout 2>"
+        + LOG_DIR + "/stderr"));
+    awaitProcess(c);
 
     cluster.restartNodeManager(1);
 
@@ -101,8 +102,8 @@ class ContainerLaunchIT {
   @Test
   void aContainerThatOutlivesARestartOfItsNodeManagerReportsItsOwnExitStatus() throws Exception {
     Container c = allocateOn(cluster.nodeHosts().get(1));
-    nm.startContainer(c, launch(Map.of(), "sleep 5; exit 7"));
-    awaitState(c, ContainerState.RUNNING);
+    nm.startContainer(c, launch(Map.of(), "echo > " + LOG_DIR + "/started; sleep 5; exit 7"));
+    awaitProcess(c);
 
     cluster.restartNodeManager(1);
 
@@ -133,6 +134,18 @@ class ContainerLaunchIT {
     Poll.until(() -> (last[0] = nm.getContainerStatus(c.getId(), c.getNodeId())).getState() == state,
         WAIT, Duration.ofMillis(100), c.getId() + " to be " + state, () -> String.valueOf(last[0]));
     return last[0];
+  }
+
+  /**
+   * The NodeManager reports RUNNING once it begins the launch, before the process exists; restarted
+   * then, it has no process to recover, and the container ended COMPLETE (seen once in CI). The
+   * command's first line writes a file, so the process, and the pid file written before it, exist.
+   */
+  private void awaitProcess(Container c) throws Exception {
+    awaitState(c, ContainerState.RUNNING);
+    Path started = containerLogDir(1, c).resolve("started");
+    Poll.until(() -> Files.exists(started), WAIT, Duration.ofMillis(100), "the container's process to start",
+        () -> "no " + started);
   }
 
   private Path containerLogDir(int node, Container c) {
