@@ -202,19 +202,13 @@ class HdfsStagingIT {
             : java.nio.file.Files.newInputStream(local.resolve(run.appId() + ".jsonl")), StandardCharsets.UTF_8))) {
           lines = r.lines().toList();
         }
-        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
-        long submitted = 0;
-        long completed = 0;
+        ItCluster.holdToSchema(run.appId().toString(), lines);
+        List<com.fasterxml.jackson.databind.JsonNode> events = new java.util.ArrayList<>();
         for (String line : lines) {
-          com.fasterxml.jackson.databind.JsonNode e = json.readTree(line);
-          if (e.path("stage_id").asInt(-1) == 1) {
-            switch (e.path("event").asText()) {
-              case "stage_submitted" -> submitted = e.path("ts").asLong();
-              case "stage_completed" -> completed = e.path("ts").asLong();
-              default -> { }
-            }
-          }
+          events.add(new com.fasterxml.jackson.databind.ObjectMapper().readTree(line));
         }
+        long submitted = secondStage(events, "stage_submitted");
+        long completed = secondStage(events, "stage_completed");
         assertTrue(lines.get(lines.size() - 1).contains("\"event\":\"app_end\""), "the log ends with app_end");
         report.append(String.format(java.util.Locale.ROOT, "round %d, log %s: second stage %d ms, %d lines%n",
             round, onHdfs ? "on HDFS" : "local", completed - submitted, lines.size()));
@@ -222,5 +216,10 @@ class HdfsStagingIT {
     }
     System.out.print(report);
     java.nio.file.Files.writeString(Path.of("target", "event-log-placement.txt"), report.toString());
+  }
+
+  private static long secondStage(List<com.fasterxml.jackson.databind.JsonNode> events, String type) {
+    return ItCluster.ofType(events, type).stream().filter(e -> e.path("stage_id").asInt() == 1)
+        .findFirst().orElseThrow().path("ts").asLong();
   }
 }
